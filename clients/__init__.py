@@ -1,0 +1,1 @@
+"""Front ends: the `regent` command and clients of the service."""

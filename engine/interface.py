@@ -1,0 +1,55 @@
+"""The game interface every engine implements (OpenSpiel's State API is the model)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+
+class State(ABC):
+    """One game in progress. Actions are integer ids; players are numbered from 0."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to decide, or -1 once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted ascending."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play an action; IllegalMoveError, and no change, when it is not legal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per player: 1 for a win, a shared victory split equally, 0 for a loss."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Points per player (and per automated opponent, where the game has one)."""
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int: ...
+
+    @abstractmethod
+    def observation(self, player: int) -> Any:
+        """Exactly what `player` knows: a typed value with `to_json()`."""
+
+    @abstractmethod
+    def resample(self, player: int, seed: int) -> State:
+        """A copy where everything `player` does not know is drawn again at random."""

@@ -1,0 +1,6 @@
+from engine.royal_cities.core cimport RCState
+
+
+cdef class RoyalCitiesState:
+    cdef RCState s
+    cdef readonly object rules

@@ -1,0 +1,1 @@
+"""Search over the engines: Information Set MCTS and baseline bots."""
