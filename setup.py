@@ -37,7 +37,7 @@ def extension(name: str) -> Extension:
 
 
 setup(
-    packages=["engine", "engine.royal_cities", "search", "server", "clients"],
+    packages=["engine", "engine.royal_cities", "search", "server", "clients", "bench"],
     package_data={"engine": ["*.pxd", "py.typed"], "engine.royal_cities": ["*.pxd", "*.pyx"]},
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

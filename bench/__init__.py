@@ -1,0 +1,1 @@
+"""Benchmarks that print figures: `regent bench engine`."""
