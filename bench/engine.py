@@ -8,8 +8,9 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
-import engine
 from engine.royal_cities.state import play_random_games
+
+import engine
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ written down reads the same in any log. The state decides whether it is legal.
 
 from __future__ import annotations
 
+from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 from engine.royal_cities.core import REGENT_OWNER
 from engine.royal_cities.core import Action as A
-from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 
 _SIMPLE = {
     A.A_PURCHASE: "purchase",

@@ -230,8 +230,11 @@ def _decision(r: _Reader) -> Decision:
         raise InvalidObservationError(r.field("resume"), f"unknown value {resume!r}")
     selection = []
     for i, pair in enumerate(r.list("selection", ())):
-        if not (isinstance(pair, (list, tuple)) and len(pair) == 2
-                and all(isinstance(x, str) for x in pair)):
+        if not (
+            isinstance(pair, (list, tuple))
+            and len(pair) == 2
+            and all(isinstance(x, str) for x in pair)
+        ):
             raise InvalidObservationError(f"decision.selection[{i}]", "must be [card, city]")
         selection.append((pair[0], pair[1]))
     return Decision(
