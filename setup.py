@@ -23,8 +23,12 @@ DIRECTIVES = {
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
 EXTENSIONS = [
+    "engine.cstate",
     "engine.royal_cities.core",
+    "engine.royal_cities.heuristic",
+    "engine.royal_cities.api",
     "engine.royal_cities.state",
+    "search.ismcts",
 ]
 
 
@@ -38,7 +42,11 @@ def extension(name: str) -> Extension:
 
 setup(
     packages=["engine", "engine.royal_cities", "search", "server", "clients", "bench"],
-    package_data={"engine": ["*.pxd", "py.typed"], "engine.royal_cities": ["*.pxd", "*.pyx"]},
+    package_data={
+        "engine": ["*.pxd", "py.typed"],
+        "engine.royal_cities": ["*.pxd"],
+        "search": ["*.pxd"],
+    },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],
         compiler_directives=DIRECTIVES,

@@ -176,3 +176,7 @@ cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogi
 cdef int rc_playout(RCState* s, uint64_t* rng) noexcept nogil
 cdef int rc_check(const RCState* s) noexcept nogil
 cdef int rc_cards_built(const RCState* s, int owner) noexcept nogil
+cdef int rc_observed_action(const RCState* s, int action, int observer) noexcept nogil
+cdef void rc_margins(const RCState* s, double* out) noexcept nogil
+cdef int rc_city_top_value(const RCState* s, int owner, int colour) noexcept nogil
+cdef int rc_influence(const RCState* s, int owner, int colour) noexcept nogil

@@ -3,6 +3,7 @@
 # xoshiro state passed by pointer (the game's own, or the caller's).
 from libc.string cimport memset
 
+from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
 from engine.rng cimport rng_below, rng_next, rng_seed
 
 #: The owner index of the Regent's Cities, for the Python side.
@@ -1187,6 +1188,41 @@ cdef bint rc_decision_is_secret(const RCState* s) noexcept nogil:
     """Whether the others see the pending decision's action only as 'a choice
     was made' (passing, the first build, Season construction)."""
     return s.phase == PH_PASS or s.phase == PH_FIRST_BUILD or s.phase == PH_CONSTRUCT
+
+
+cdef int rc_observed_action(const RCState* s, int action, int observer) noexcept nogil:
+    """How `observer` sees `action` about to be played: the action itself, or,
+    inside another player's secret choice, OBSERVED_HIDDEN for the step that
+    completes it and OBSERVED_NOTHING for the steps before."""
+    if observer == s.cur or not rc_decision_is_secret(s):
+        return action
+    if s.phase == PH_PASS:
+        return OBSERVED_HIDDEN if s.pass_n[s.cur] == 1 else OBSERVED_NOTHING
+    if s.phase == PH_CONSTRUCT:
+        return OBSERVED_HIDDEN if action == A_STOP else OBSERVED_NOTHING
+    return OBSERVED_HIDDEN
+
+
+cdef void rc_margins(const RCState* s, double* out) noexcept nogil:
+    """Own VP minus the best other VP (solo: minus the Regent's)."""
+    cdef int p, q, best
+    for p in range(s.num_players):
+        best = s.vp[REGENT] if is_solo(s) else -10000
+        for q in range(s.num_players):
+            if q != p and s.vp[q] > best:
+                best = s.vp[q]
+        out[p] = s.vp[p] - best
+
+
+cdef int rc_city_top_value(const RCState* s, int owner, int colour) noexcept nogil:
+    return city_top_value(s, owner, colour)
+
+
+cdef int rc_influence(const RCState* s, int owner, int colour) noexcept nogil:
+    cdef int i, total = 0
+    for i in range(s.city_n[owner][colour]):
+        total += card_value(s.city[owner][colour][i])
+    return total
 
 
 cdef inline bint hidden_from(const RCState* s, int card, int player) noexcept nogil:

@@ -1,6 +1,7 @@
+from engine.cstate cimport CState
 from engine.royal_cities.core cimport RCState
 
 
-cdef class RoyalCitiesState:
+cdef class RoyalCitiesState(CState):
     cdef RCState s
     cdef readonly object rules

@@ -7,7 +7,9 @@ import random
 from libc.stdint cimport int16_t, uint64_t
 from libc.string cimport memcpy, memset
 
+from engine.cstate cimport CState
 from engine.rng cimport rng_seed
+from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
     ALL_PLAYERS, A_STOP, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE,
     LOC_RESERVE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, NUM_KINDS, PH_CONSTRUCT,
@@ -46,8 +48,12 @@ def _seed64(seed):
     return seed & 0xFFFFFFFFFFFFFFFF
 
 
-cdef class RoyalCitiesState:
+cdef class RoyalCitiesState(CState):
     """A Royal Cities game in progress. Build one with `engine.new_game("royal_cities", ...)`."""
+
+    def __cinit__(self):
+        self.api = rc_game_api()
+        self.ptr = &self.s
 
     def __init__(self, int num_players=2, seed=0, rules=None):
         if not 1 <= num_players <= MAX_PLAYERS:

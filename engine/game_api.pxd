@@ -1,0 +1,28 @@
+# The C interface every game core offers to search/: a table of noexcept nogil
+# functions over an opaque state of `state_size` bytes (copied with memcpy).
+from libc.stdint cimport int16_t, uint64_t
+
+cdef enum:
+    MAX_GAME_PLAYERS = 8
+    MAX_GAME_ACTIONS = 256      # the most legal actions any state offers at once
+    OBSERVED_HIDDEN = -1        # another player's secret choice is now made
+    OBSERVED_NOTHING = -2       # a step inside another player's secret choice
+
+ctypedef struct GameApi:
+    size_t state_size
+    int (*num_players)(const void* s) noexcept nogil
+    int (*current_player)(const void* s) noexcept nogil
+    bint (*is_terminal)(const void* s) noexcept nogil
+    int (*legal_actions)(const void* s, int16_t* out) noexcept nogil
+    void (*apply_action)(void* s, int action) noexcept nogil
+    # 1 win, shared victory split, 0 loss, per player.
+    void (*returns)(const void* s, double* out) noexcept nogil
+    # Per player: own score minus the best other score, in points.
+    void (*margins)(const void* s, double* out) noexcept nogil
+    # Deal again what `player` does not know (see each game's resample).
+    void (*resample)(void* s, int player, uint64_t* rng) noexcept nogil
+    # How `observer` sees `action` about to be applied: the action itself,
+    # OBSERVED_HIDDEN or OBSERVED_NOTHING.
+    int (*observed_action)(const void* s, int action, int observer) noexcept nogil
+    # The game's hand-written policy; reads only what the player to move knows.
+    int (*heuristic_action)(const void* s, uint64_t* rng) noexcept nogil

@@ -1,0 +1,67 @@
+# Royal Cities behind the generic GameApi that search/ drives.
+from libc.stdint cimport int16_t, uint64_t
+
+from engine.game_api cimport GameApi
+from engine.royal_cities.core cimport (
+    RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
+    rc_observed_action, rc_resample, rc_returns,
+)
+from engine.royal_cities.heuristic cimport rc_heuristic_action
+
+
+cdef int _num_players(const void* s) noexcept nogil:
+    return (<const RCState*>s).num_players
+
+
+cdef int _current_player(const void* s) noexcept nogil:
+    return rc_current_player(<const RCState*>s)
+
+
+cdef bint _is_terminal(const void* s) noexcept nogil:
+    return rc_is_terminal(<const RCState*>s)
+
+
+cdef int _legal_actions(const void* s, int16_t* out) noexcept nogil:
+    return rc_legal_actions(<const RCState*>s, out)
+
+
+cdef void _apply_action(void* s, int action) noexcept nogil:
+    rc_apply(<RCState*>s, action)
+
+
+cdef void _returns(const void* s, double* out) noexcept nogil:
+    rc_returns(<const RCState*>s, out)
+
+
+cdef void _margins(const void* s, double* out) noexcept nogil:
+    rc_margins(<const RCState*>s, out)
+
+
+cdef void _resample(void* s, int player, uint64_t* rng) noexcept nogil:
+    rc_resample(<RCState*>s, player, rng)
+
+
+cdef int _observed_action(const void* s, int action, int observer) noexcept nogil:
+    return rc_observed_action(<const RCState*>s, action, observer)
+
+
+cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
+    return rc_heuristic_action(<const RCState*>s, rng)
+
+
+cdef GameApi RC_API
+RC_API.state_size = sizeof(RCState)
+RC_API.num_players = _num_players
+RC_API.current_player = _current_player
+RC_API.is_terminal = _is_terminal
+RC_API.legal_actions = _legal_actions
+RC_API.apply_action = _apply_action
+RC_API.returns = _returns
+RC_API.margins = _margins
+RC_API.resample = _resample
+RC_API.observed_action = _observed_action
+RC_API.heuristic_action = _heuristic_action
+
+
+cdef const GameApi* rc_game_api() noexcept nogil:
+    return &RC_API

@@ -1,0 +1,92 @@
+"""Every bot behind one interface, built from a spec string such as
+`mo-ismcts:iterations=5000,threads=2,c=0.7`."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from typing import Protocol
+
+from engine.interface import State
+from search.ismcts import heuristic_action
+from search.search import ALGORITHMS, SearchConfig, search
+
+BOT_KINDS = ("random", "heuristic", "pimc", "so-ismcts", "mo-ismcts")
+
+
+class Bot(Protocol):
+    """Chooses a legal action for the player to move, from that player's information only."""
+
+    spec: str
+
+    def choose(self, state: State, seed: int) -> int: ...
+
+
+class RandomBot:
+    """Uniformly random legal moves."""
+
+    spec = "random"
+
+    def choose(self, state: State, seed: int) -> int:
+        return random.Random(seed).choice(state.legal_actions())
+
+
+class HeuristicBot:
+    """The game's hand-written policy, run on a world resampled for the player
+    to move, so it cannot see a hidden card even by mistake."""
+
+    spec = "heuristic"
+
+    def choose(self, state: State, seed: int) -> int:
+        world = state.resample(state.current_player, seed)
+        return heuristic_action(world, seed)
+
+
+class SearchBot:
+    """A search algorithm with a fixed configuration; the move seed varies the search."""
+
+    def __init__(self, spec: str, config: SearchConfig) -> None:
+        self.spec = spec
+        self.config = config
+
+    def choose(self, state: State, seed: int) -> int:
+        from dataclasses import replace
+
+        return search(state, replace(self.config, seed=self.config.seed ^ seed)).action
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from `kind` or `kind:key=value,...`; ValueError names what is wrong."""
+    kind, _, options = spec.strip().partition(":")
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; one of {', '.join(BOT_KINDS)}")
+    values = _options(options)
+    if kind in ("random", "heuristic"):
+        if values:
+            raise ValueError(f"the {kind} bot takes no options")
+        return RandomBot() if kind == "random" else HeuristicBot()
+    return SearchBot(spec, SearchConfig(algorithm=kind, **values))
+
+
+def _options(text: str) -> dict[str, object]:
+    types = {f.name: f.type for f in fields(SearchConfig)}
+    out: dict[str, object] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or key not in types or key == "algorithm":
+            raise ValueError(f"bad bot option {item!r}; known: {', '.join(sorted(types))}")
+        kind = types[key]
+        try:
+            if kind in ("int", int):
+                out[key] = int(raw)
+            elif kind in ("float", float):
+                out[key] = float(raw)
+            else:
+                out[key] = raw.strip()
+        except ValueError:
+            raise ValueError(f"bot option {key} needs a {kind}, got {raw!r}") from None
+    return out
+
+
+__all__ = ["ALGORITHMS", "BOT_KINDS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]

@@ -1,0 +1,56 @@
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+
+from engine.game_api cimport MAX_GAME_PLAYERS, GameApi
+
+cpdef enum Mode:
+    MODE_MO = 0      # one tree per player, moves as each player observes them
+    MODE_SO = 1      # one tree over the true moves, a new world every iteration
+    MODE_PIMC = 2    # K fixed worlds, perfect-information UCT in each, votes merged
+
+cdef enum:
+    MAX_DEPTH = 1024
+    MAX_WORLDS = 64
+
+cdef struct Node:
+    int32_t first_child
+    int32_t next_sibling
+    int32_t visits
+    int32_t avail
+    int32_t label                 # the action as the tree's owner observed it
+    float reward[MAX_GAME_PLAYERS]
+
+cdef struct SearchParams:
+    int mode
+    int64_t iterations            # 0: no limit
+    double seconds                # 0: no limit
+    double c
+    double margin_weight
+    double margin_scale
+    int heuristic_playout
+    double epsilon
+    int worlds
+    int64_t max_nodes
+
+cdef struct Worker:
+    const GameApi* api
+    const void* root
+    SearchParams params
+    uint64_t rng[4]
+    const int* cancel
+    int root_player
+    int num_players
+    int num_trees
+    Node* nodes
+    int64_t n_nodes
+    int64_t cap
+    int32_t roots[MAX_WORLDS]
+    char* scratch                 # the iteration's world
+    char* worlds                  # PIMC's fixed worlds
+    int64_t iterations
+    int64_t actions
+    double elapsed
+    bint out_of_memory
+
+cdef int worker_start(Worker* w) noexcept nogil
+cdef void worker_run(Worker* w) noexcept nogil
+cdef void worker_free(Worker* w) noexcept nogil

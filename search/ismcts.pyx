@@ -1,0 +1,416 @@
+# Information Set MCTS over any game's GameApi, without the GIL.
+#
+# MO-ISMCTS (Cowling, Powley & Whitehouse 2012): each iteration deals a world
+# consistent with the root player's information, then descends one tree per
+# player together; a player's tree branches on moves as that player observes
+# them, so another player's secret choice is a single branch. SO-ISMCTS keeps
+# one tree over the true moves; PIMC searches K fixed worlds. Every node keeps
+# a reward per player and each player maximizes its own (UCB with availability
+# counts). Nodes live in one arena that grows by doubling, never per node.
+from libc.math cimport log, sqrt
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+import threading
+
+from engine.cstate cimport CState
+from engine.game_api cimport (
+    MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, OBSERVED_NOTHING, GameApi,
+)
+from engine.rng cimport rng_below, rng_seed
+
+cdef enum:
+    NO_NODE = -1
+    CLOCK_EVERY = 8
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef int32_t new_node(Worker* w, int32_t label) noexcept nogil:
+    """A fresh node from the arena, or NO_NODE when the arena is at its cap."""
+    cdef int64_t cap
+    cdef Node* grown
+    if w.n_nodes == w.cap:
+        cap = w.cap * 2
+        if cap > w.params.max_nodes:
+            cap = w.params.max_nodes
+        if cap <= w.cap:
+            w.out_of_memory = True
+            return NO_NODE
+        grown = <Node*>realloc(w.nodes, cap * sizeof(Node))
+        if grown == NULL:
+            w.out_of_memory = True
+            return NO_NODE
+        w.nodes = grown
+        w.cap = cap
+    cdef int32_t i = <int32_t>w.n_nodes
+    w.n_nodes += 1
+    memset(&w.nodes[i], 0, sizeof(Node))
+    w.nodes[i].first_child = NO_NODE
+    w.nodes[i].next_sibling = NO_NODE
+    w.nodes[i].label = label
+    return i
+
+
+cdef int32_t find_child(const Worker* w, int32_t node, int32_t label) noexcept nogil:
+    cdef int32_t c = w.nodes[node].first_child
+    while c != NO_NODE:
+        if w.nodes[c].label == label:
+            return c
+        c = w.nodes[c].next_sibling
+    return NO_NODE
+
+
+cdef int32_t add_child(Worker* w, int32_t node, int32_t label) noexcept nogil:
+    cdef int32_t c = new_node(w, label)
+    if c != NO_NODE:
+        w.nodes[c].next_sibling = w.nodes[node].first_child
+        w.nodes[node].first_child = c
+    return c
+
+
+cdef int32_t child_or_new(Worker* w, int32_t node, int32_t label) noexcept nogil:
+    cdef int32_t c = find_child(w, node, label)
+    return c if c != NO_NODE else add_child(w, node, label)
+
+
+cdef int worker_start(Worker* w) noexcept nogil:
+    """Allocate the arena and scratch worlds; 0 on success."""
+    cdef int k, trees
+    cdef size_t size = w.api.state_size
+    w.num_players = w.api.num_players(w.root)
+    w.root_player = w.api.current_player(w.root)
+    if w.params.mode == MODE_MO:
+        w.num_trees = w.num_players
+    elif w.params.mode == MODE_PIMC:
+        w.num_trees = w.params.worlds
+    else:
+        w.num_trees = 1
+    w.cap = 1024
+    if w.params.iterations > 0 and w.params.iterations * 2 < w.params.max_nodes:
+        w.cap = w.params.iterations * 2 + 64
+    if w.cap > w.params.max_nodes:
+        w.cap = w.params.max_nodes
+    w.nodes = <Node*>malloc(w.cap * sizeof(Node))
+    w.scratch = <char*>malloc(size)
+    w.worlds = NULL
+    if w.params.mode == MODE_PIMC:
+        w.worlds = <char*>malloc(size * w.num_trees)
+    if w.nodes == NULL or w.scratch == NULL or (w.params.mode == MODE_PIMC and w.worlds == NULL):
+        return -1
+    w.n_nodes = 0
+    for k in range(w.num_trees):
+        w.roots[k] = new_node(w, -1)
+        if w.params.mode == MODE_PIMC:
+            memcpy(w.worlds + k * size, w.root, size)
+            w.api.resample(w.worlds + k * size, w.root_player, w.rng)
+    w.iterations = 0
+    w.actions = 0
+    w.out_of_memory = False
+    return 0
+
+
+cdef void worker_free(Worker* w) noexcept nogil:
+    free(w.nodes)
+    free(w.scratch)
+    free(w.worlds)
+    w.nodes = NULL
+    w.scratch = NULL
+    w.worlds = NULL
+
+
+cdef int policy_action(Worker* w, void* s, int16_t* buf) noexcept nogil:
+    cdef int n
+    if w.params.heuristic_playout and rng_below(w.rng, 1000000) >= w.params.epsilon * 1000000:
+        return w.api.heuristic_action(s, w.rng)
+    n = w.api.legal_actions(s, buf)
+    return buf[rng_below(w.rng, n)]
+
+
+cdef double ucb(const Worker* w, int32_t c, int player) noexcept nogil:
+    cdef const Node* n = &w.nodes[c]
+    return n.reward[player] / n.visits + w.params.c * sqrt(log(<double>n.avail) / n.visits)
+
+
+cdef void iterate(Worker* w) noexcept nogil:
+    cdef int16_t buf[MAX_GAME_ACTIONS]
+    cdef int32_t cur[MAX_WORLDS]
+    cdef int32_t path[MAX_DEPTH]
+    cdef double r[MAX_GAME_PLAYERS]
+    cdef double margin[MAX_GAME_PLAYERS]
+    cdef int32_t child, best_child, node
+    cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
+    cdef double best, value
+    cdef bint active[MAX_WORLDS]
+    cdef bint expanded = False
+    cdef void* d = w.scratch
+    cdef size_t size = w.api.state_size
+    cdef const GameApi* api = w.api
+
+    if w.params.mode == MODE_PIMC:
+        first = <int>(w.iterations % w.num_trees)
+        last = first + 1
+        memcpy(d, w.worlds + first * size, size)
+    else:
+        first = 0
+        last = w.num_trees
+        memcpy(d, w.root, size)
+        api.resample(d, w.root_player, w.rng)
+    for t in range(first, last):
+        cur[t] = w.roots[t]
+        active[t] = True
+        path[depth] = cur[t]
+        depth += 1
+
+    while not api.is_terminal(d) and not expanded and depth < MAX_DEPTH - MAX_WORLDS:
+        j = api.current_player(d)
+        tj = j if w.params.mode == MODE_MO else first
+        if not active[tj]:
+            break
+        node = cur[tj]
+        n = api.legal_actions(d, buf)
+        untried = 0
+        for i in range(n):
+            if find_child(w, node, buf[i]) == NO_NODE:
+                untried += 1
+        a = -1
+        if untried > 0 and w.n_nodes + w.num_trees < w.params.max_nodes:
+            pick = rng_below(w.rng, untried)
+            for i in range(n):
+                if find_child(w, node, buf[i]) == NO_NODE:
+                    if pick == 0:
+                        a = buf[i]
+                        break
+                    pick -= 1
+            expanded = True
+        # Selection among the children available in this world (all of them
+        # when fully expanded; the existing ones when the arena is full).
+        best = -1e300
+        best_child = NO_NODE
+        for i in range(n):
+            child = find_child(w, node, buf[i])
+            if child == NO_NODE:
+                continue
+            w.nodes[child].avail += 1
+            if a < 0:
+                value = ucb(w, child, j)
+                if value > best:
+                    best = value
+                    best_child = child
+        if a < 0:
+            if best_child == NO_NODE:
+                break
+            a = w.nodes[best_child].label
+        # Descend every tree with the move as its owner observes it.
+        for t in range(first, last):
+            if not active[t]:
+                continue
+            label = a
+            if w.params.mode == MODE_MO and t != tj:
+                label = api.observed_action(d, a, t)
+                if label == OBSERVED_NOTHING:
+                    continue
+            child = child_or_new(w, cur[t], label)
+            if child == NO_NODE:
+                active[t] = False
+                continue
+            cur[t] = child
+            path[depth] = child
+            depth += 1
+        api.apply_action(d, a)
+        w.actions += 1
+
+    while not api.is_terminal(d):
+        api.apply_action(d, policy_action(w, d, buf))
+        w.actions += 1
+
+    api.returns(d, r)
+    if w.params.margin_weight != 0.0:
+        api.margins(d, margin)
+        for p in range(w.num_players):
+            value = margin[p] / w.params.margin_scale
+            if value > 1.0:
+                value = 1.0
+            elif value < -1.0:
+                value = -1.0
+            r[p] += w.params.margin_weight * value
+    for i in range(depth):
+        node = path[i]
+        w.nodes[node].visits += 1
+        for p in range(w.num_players):
+            w.nodes[node].reward[p] += <float>r[p]
+
+
+cdef void worker_run(Worker* w) noexcept nogil:
+    """Iterate until the budget is spent or the cancel flag is raised."""
+    cdef double start = now()
+    cdef int64_t limit = w.params.iterations
+    cdef double seconds = w.params.seconds
+    while True:
+        if limit > 0 and w.iterations >= limit:
+            break
+        if w.cancel[0]:
+            break
+        if seconds > 0.0 and w.iterations % CLOCK_EVERY == 0 and now() - start >= seconds:
+            break
+        iterate(w)
+        w.iterations += 1
+    w.elapsed = now() - start
+
+
+# --------------------------------------------------------------------------
+# Python side: run workers on threads (each releases the GIL), merge the roots
+# --------------------------------------------------------------------------
+
+cdef class CancelToken:
+    """Raise it from any thread: running searches stop within milliseconds and
+    return their best so far."""
+
+    cdef int flag
+
+    def cancel(self) -> None:
+        self.flag = 1
+
+    @property
+    def cancelled(self) -> bool:
+        return self.flag != 0
+
+
+cdef class _Job:
+    """One worker: its own copy of the root, its own trees and random stream."""
+
+    cdef Worker w
+    cdef char* root
+    cdef CancelToken token
+
+    def __cinit__(self):
+        self.root = NULL
+        self.w.nodes = NULL
+        self.w.scratch = NULL
+        self.w.worlds = NULL
+
+    def __dealloc__(self):
+        worker_free(&self.w)
+        free(self.root)
+
+    cdef int setup(self, CState state, dict params, uint64_t seed, CancelToken token) except -1:
+        cdef size_t size = state.api.state_size
+        self.root = <char*>malloc(size)
+        if self.root == NULL:
+            raise MemoryError()
+        memcpy(self.root, state.ptr, size)
+        self.token = token
+        self.w.api = state.api
+        self.w.root = self.root
+        self.w.cancel = &token.flag
+        self.w.params.mode = params["mode"]
+        self.w.params.iterations = params["iterations"]
+        self.w.params.seconds = params["seconds"]
+        self.w.params.c = params["c"]
+        self.w.params.margin_weight = params["margin_weight"]
+        self.w.params.margin_scale = params["margin_scale"]
+        self.w.params.heuristic_playout = params["heuristic_playout"]
+        self.w.params.epsilon = params["epsilon"]
+        self.w.params.worlds = params["worlds"]
+        self.w.params.max_nodes = params["max_nodes"]
+        rng_seed(self.w.rng, seed)
+        cdef int status
+        with nogil:
+            status = worker_start(&self.w)
+        if status != 0:
+            raise MemoryError("cannot allocate the search arena")
+        return 0
+
+    def run(self) -> None:
+        with nogil:
+            worker_run(&self.w)
+
+    cdef list root_trees(self):
+        if self.w.params.mode == MODE_MO:
+            return [self.w.roots[self.w.root_player]]
+        if self.w.params.mode == MODE_PIMC:
+            return [self.w.roots[k] for k in range(self.w.num_trees)]
+        return [self.w.roots[0]]
+
+    cdef dict root_stats(self):
+        """action -> [visits, reward sum for the root player, availability]."""
+        cdef int32_t c
+        out = {}
+        for root in self.root_trees():
+            c = self.w.nodes[<int32_t>root].first_child
+            while c != NO_NODE:
+                entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0])
+                entry[0] += self.w.nodes[c].visits
+                entry[1] += self.w.nodes[c].reward[self.w.root_player]
+                entry[2] += self.w.nodes[c].avail
+                c = self.w.nodes[c].next_sibling
+        return out
+
+    cdef list principal_variation(self, int length):
+        """Labels along the most visited children of the (first) root tree."""
+        cdef int32_t node = <int32_t>self.root_trees()[0], c, best
+        labels = []
+        while len(labels) < length:
+            best = NO_NODE
+            c = self.w.nodes[node].first_child
+            while c != NO_NODE:
+                if best == NO_NODE or self.w.nodes[c].visits > self.w.nodes[best].visits:
+                    best = c
+                c = self.w.nodes[c].next_sibling
+            if best == NO_NODE or self.w.nodes[best].visits == 0:
+                break
+            labels.append(self.w.nodes[best].label)
+            node = best
+        return labels
+
+
+def run_search(CState state, dict params, int threads, seed, CancelToken cancel=None) -> dict:
+    """Search from `state` for its player to move with `threads` independent
+    workers (root parallelization); return the merged root statistics."""
+    if cancel is None:
+        cancel = CancelToken()
+    jobs = []
+    for t in range(threads):
+        job = _Job()
+        (<_Job>job).setup(state, params, (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF, cancel)
+        jobs.append(job)
+    if threads == 1:
+        jobs[0].run()
+    else:
+        workers = [threading.Thread(target=job.run, name=f"regent-search-{i}")
+                   for i, job in enumerate(jobs)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+    merged = {}
+    for job in jobs:
+        for action, (visits, reward, avail) in (<_Job>job).root_stats().items():
+            entry = merged.setdefault(action, [0, 0.0, 0])
+            entry[0] += visits
+            entry[1] += reward
+            entry[2] += avail
+    first = <_Job>jobs[0]
+    return {
+        "root_player": first.w.root_player,
+        "moves": merged,
+        "iterations": sum((<_Job>job).w.iterations for job in jobs),
+        "actions": sum((<_Job>job).w.actions for job in jobs),
+        "elapsed": max((<_Job>job).w.elapsed for job in jobs),
+        "principal_variation": first.principal_variation(params["pv_length"]),
+        "nodes": sum((<_Job>job).w.n_nodes for job in jobs),
+        "out_of_memory": any((<_Job>job).w.out_of_memory for job in jobs),
+    }
+
+
+def heuristic_action(CState state, seed) -> int:
+    """The game's hand-written policy for the player to move in `state`."""
+    cdef uint64_t rng[4]
+    rng_seed(rng, seed & 0xFFFFFFFFFFFFFFFF)
+    return state.api.heuristic_action(state.ptr, rng)

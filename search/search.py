@@ -1,0 +1,126 @@
+"""Run a search from a state and read its result (the C loop is in `search.ismcts`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.interface import State
+from search.ismcts import CancelToken, Mode, run_search
+
+ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
+PLAYOUTS = ("random", "heuristic")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What to search with. A budget of 0 means no limit on that axis; one must be set."""
+
+    algorithm: str = "mo-ismcts"
+    iterations: int = 2000
+    seconds: float = 0.0
+    threads: int = 1
+    c: float = 0.7
+    #: Weight of the score-margin term added to the game result (0: result only).
+    margin_weight: float = 0.0
+    #: Points of margin that count fully (the term is clamped to [-1, 1]).
+    margin_scale: float = 20.0
+    playout: str = "random"
+    #: With the heuristic playout, the chance of a uniformly random move instead.
+    epsilon: float = 0.1
+    #: PIMC: how many worlds are sampled.
+    worlds: int = 8
+    max_nodes: int = 4_000_000
+    seed: int = 0
+    pv_length: int = 12
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"unknown algorithm {self.algorithm!r}; one of {', '.join(ALGORITHMS)}"
+            )
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
+        if self.iterations < 0 or self.seconds < 0:
+            raise ValueError("budgets cannot be negative")
+        if self.iterations == 0 and self.seconds == 0:
+            raise ValueError("set an iteration budget, a time budget, or both")
+        if not 1 <= self.threads <= 64:
+            raise ValueError("threads must be 1 to 64")
+        if not 1 <= self.worlds <= 64:
+            raise ValueError("worlds must be 1 to 64")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError("epsilon must be within [0, 1]")
+        if self.c < 0 or self.margin_scale <= 0 or self.max_nodes < 1024:
+            raise ValueError("c >= 0, margin_scale > 0 and max_nodes >= 1024 are required")
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """One move of the player to act, as the search saw it."""
+
+    action: int
+    text: str
+    visits: int
+    mean_reward: float
+    availability: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    action: int
+    text: str
+    moves: tuple[MoveStats, ...]  # most visited first
+    principal_variation: tuple[str, ...]
+    iterations: int
+    simulated_actions: int
+    elapsed: float
+    nodes: int
+    config: SearchConfig = field(repr=False)
+
+
+def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:
+    """Search for the player to move in `state`, which is left unchanged."""
+    if state.is_terminal():
+        raise ValueError("the game is over: there is nothing to search")
+    params = {
+        "mode": ALGORITHMS[config.algorithm],
+        "iterations": config.iterations,
+        "seconds": config.seconds,
+        "c": config.c,
+        "margin_weight": config.margin_weight,
+        "margin_scale": config.margin_scale,
+        "heuristic_playout": config.playout == "heuristic",
+        "epsilon": config.epsilon,
+        "worlds": config.worlds,
+        "max_nodes": config.max_nodes,
+        "pv_length": config.pv_length,
+    }
+    raw = run_search(state, params, config.threads, config.seed, cancel)
+    legal = state.legal_actions()
+    moves = []
+    for action in legal:
+        visits, reward, avail = raw["moves"].get(action, (0, 0.0, 0))
+        moves.append(
+            MoveStats(
+                action=action,
+                text=state.action_to_string(action),
+                visits=visits,
+                mean_reward=reward / visits if visits else 0.0,
+                availability=avail,
+            )
+        )
+    moves.sort(key=lambda m: (-m.visits, -m.mean_reward, m.action))
+    best = moves[0]
+    pv = tuple("(hidden)" if label < 0 else state.action_to_string(label)
+               for label in raw["principal_variation"])  # fmt: skip
+    return SearchResult(
+        action=best.action,
+        text=best.text,
+        moves=tuple(moves),
+        principal_variation=pv,
+        iterations=raw["iterations"],
+        simulated_actions=raw["actions"],
+        elapsed=raw["elapsed"],
+        nodes=raw["nodes"],
+        config=config,
+    )
