@@ -190,9 +190,10 @@ cdef void reshuffle(RCState* s) noexcept nogil:
 
 cdef int draw(RCState* s) noexcept nogil:
     """The top card of the pile (the caller places it), or NO_CARD when neither
-    the pile nor a reshuffle can supply one."""
+    the pile nor a reshuffle can supply one (the discard pile and the Reserve
+    together must leave a card once a new Reserve of four is dealt)."""
     if s.pile_n == 0:
-        if s.discard_n == 0:
+        if s.discard_n + s.reserve_n <= RESERVE_SIZE:
             return NO_CARD
         reshuffle(s)
     s.pile_n -= 1
@@ -478,9 +479,10 @@ cdef void add_card(RCState* s, int card) noexcept nogil:
 
 
 cdef void nothing_to_add(RCState* s) noexcept nogil:
-    """No card can be drawn at all: a player who has not purchased must purchase
-    now (the rulebook's forced purchase), so that every Season ends."""
-    if not ((s.purchased >> s.cur) & 1):
+    """No card can be drawn at all, so the draw does nothing. A player who has
+    not purchased and never could (fewer than four face-up cards) must purchase
+    now, as after a Revolt: otherwise the Season could never end."""
+    if not ((s.purchased >> s.cur) & 1) and s.market_n < 4:
         start_purchase(s)
     else:
         end_turn(s)

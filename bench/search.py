@@ -1,0 +1,90 @@
+"""`regent bench search`: iterations and simulated actions per second for
+MO-ISMCTS on one core, and the speedup of root parallelization on two."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass
+
+import engine
+from engine.interface import State
+from search.search import SearchConfig, search
+
+
+@dataclass(frozen=True)
+class SearchFigures:
+    game: str
+    players: int
+    position: str  # "opening" or "mid-game"
+    threads: int
+    iterations: int
+    simulated_actions: int
+    seconds: float
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.simulated_actions / self.seconds
+
+
+def mid_game(game: str, players: int, seed: int) -> State:
+    """A seeded random game played on to the first turn of its second Season."""
+    state = engine.new_game(game, players, seed=seed)
+    rng = random.Random(seed)
+    while not (state.season == 2 and state.phase == "turn"):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def measure(
+    state: State, players: int, position: str, threads: int, seconds: float
+) -> SearchFigures:
+    config = SearchConfig(iterations=0, seconds=seconds, threads=threads, seed=1)
+    result = search(state, config)
+    return SearchFigures(
+        "royal_cities", players, position, threads,
+        result.iterations, result.simulated_actions, result.elapsed,
+    )  # fmt: skip
+
+
+def run(players: list[int], seconds: float, seed: int, as_json: bool) -> list[SearchFigures]:
+    figures = []
+    for n in players:
+        positions = {
+            "opening": engine.new_game("royal_cities", n, seed=seed),
+            "mid-game": mid_game("royal_cities", n, seed),
+        }
+        for name, state in positions.items():
+            for threads in (1, 2):
+                figures.append(measure(state, n, name, threads, seconds))
+    if as_json:
+        rows = []
+        for f in figures:
+            row = asdict(f) | {
+                "iterations_per_second": round(f.iterations_per_second),
+                "actions_per_second": round(f.actions_per_second),
+            }
+            if f.threads == 2:
+                row["speedup"] = round(f.actions_per_second / _one_thread(figures, f), 2)
+            rows.append(row)
+        print(json.dumps(rows, indent=2))
+        return figures
+    print(f"{'game':<13} {'players':>7} {'position':<9} {'threads':>7} "
+          f"{'iterations/s':>13} {'actions/s':>12} {'speedup':>8}")  # fmt: skip
+    for f in figures:
+        speedup = f"{f.actions_per_second / _one_thread(figures, f):.2f}x" if f.threads == 2 else ""
+        print(f"{f.game:<13} {f.players:>7} {f.position:<9} {f.threads:>7} "
+              f"{f.iterations_per_second:>13,.0f} {f.actions_per_second:>12,.0f} {speedup:>8}")  # fmt: skip
+    return figures
+
+
+def _one_thread(figures: list[SearchFigures], f: SearchFigures) -> float:
+    return next(
+        g.actions_per_second
+        for g in figures
+        if g.players == f.players and g.position == f.position and g.threads == 1
+    )

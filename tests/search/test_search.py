@@ -1,0 +1,179 @@
+"""Search and bots: legal moves only, reproducible, budgets and cancellation honoured."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+import engine
+from search.bots import make_bot
+from search.ismcts import CancelToken
+from search.search import SearchConfig, search
+from tests.royal_cities.positions import position
+
+SPECS = [
+    "random",
+    "heuristic",
+    "mo-ismcts:iterations=40",
+    "so-ismcts:iterations=40",
+    "pimc:iterations=40,worlds=4",
+    "mo-ismcts:iterations=40,playout=heuristic,epsilon=0.2,margin_weight=0.5",
+]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_bots_play_only_legal_moves(players: int) -> None:
+    """Every bot kind, in every player count, chooses a legal action at every decision."""
+    for g, spec in enumerate(SPECS):
+        bot = make_bot(spec)
+        state = engine.new_game("royal_cities", players, seed=100 + g)
+        rng = random.Random(g)
+        moves = 0
+        while not state.is_terminal() and moves < 120:
+            legal = state.legal_actions()
+            action = bot.choose(state, rng.randrange(1 << 30))
+            assert action in legal, (spec, state.phase, action, legal)
+            state.apply_action(action)
+            moves += 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_bots_play_legal_moves_for_thousands_of_decisions(players: int) -> None:
+    """Over a thousand decisions per player count, whole games, every bot kind."""
+    decisions = games = 0
+    while decisions < 1000:
+        specs = [SPECS[(games + i) % len(SPECS)] for i in range(players)]
+        bots = [make_bot(spec) for spec in specs]
+        state = engine.new_game("royal_cities", players, seed=500 + games)
+        while not state.is_terminal():
+            action = bots[state.current_player].choose(state, decisions)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+        games += 1
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
+def test_same_seed_same_move(algorithm: str) -> None:
+    """One thread and an iteration budget: the same seed gives the same statistics."""
+    state = engine.new_game("royal_cities", 3, seed=11)
+    for _ in range(12):
+        state.apply_action(state.legal_actions()[-1])
+    config = SearchConfig(algorithm=algorithm, iterations=800, seed=5)
+    first, second = search(state, config), search(state, config)
+    assert first.action == second.action
+    assert [(m.action, m.visits, m.mean_reward) for m in first.moves] == [
+        (m.action, m.visits, m.mean_reward) for m in second.moves
+    ]
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
+def test_visits_add_up_to_iterations(algorithm: str) -> None:
+    """Every iteration passes through exactly one move of the player to act."""
+    state = engine.new_game("royal_cities", 2, seed=4)
+    result = search(state, SearchConfig(algorithm=algorithm, iterations=1500, seed=2))
+    assert result.iterations == 1500
+    assert sum(m.visits for m in result.moves) == 1500
+
+
+def test_search_leaves_the_state_unchanged() -> None:
+    state = engine.new_game("royal_cities", 4, seed=8)
+    before = [state.observation(p) for p in range(4)]
+    search(state, SearchConfig(iterations=300, threads=2))
+    assert [state.observation(p) for p in range(4)] == before
+
+
+@pytest.mark.parametrize("seconds", [0.05, 0.3])
+def test_time_budget_is_honoured(seconds: float) -> None:
+    """A time budget ends within 10% or 20 ms of the budget."""
+    state = engine.new_game("royal_cities", 4, seed=3)
+    start = time.perf_counter()
+    result = search(state, SearchConfig(iterations=0, seconds=seconds, threads=2))
+    elapsed = time.perf_counter() - start
+    assert abs(elapsed - seconds) <= max(0.1 * seconds, 0.02), elapsed
+    assert result.iterations > 0
+
+
+def test_cancellation_stops_within_milliseconds() -> None:
+    """A cancel flag raised from another thread stops an unlimited search promptly,
+    and the search returns its best move so far."""
+    state = engine.new_game("royal_cities", 2, seed=9)
+    token = CancelToken()
+    outcome = {}
+
+    def work() -> None:
+        outcome["result"] = search(state, SearchConfig(iterations=0, seconds=60, threads=2), token)
+        outcome["done"] = time.perf_counter()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.2)
+    cancelled = time.perf_counter()
+    token.cancel()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert outcome["done"] - cancelled < 0.02
+    assert outcome["result"].action in state.legal_actions()
+    assert outcome["result"].iterations > 0
+
+
+def _last_season_construction():
+    """Season 4, both at 10 VP, only a red majority left: p0 holds red-5, p1's red City
+    holds red-4. Building red-5 wins 11-10; keeping it loses 10-11."""
+    return position(
+        2,
+        phase="construct",
+        player=0,
+        season=4,
+        hands={0: ["red-5"]},
+        cities={1: {"red": ["red-4"]}},
+        vp=[10, 10],
+        purchased=(0, 1),
+    )
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
+def test_finds_the_construction_that_decides_the_game(algorithm: str) -> None:
+    state = _last_season_construction()
+    result = search(state, SearchConfig(algorithm=algorithm, iterations=400, seed=1))
+    assert result.text == "build red-5 red"
+    assert result.moves[0].mean_reward > 0.9
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts"])
+def test_finds_the_purchase_that_enables_the_winning_build(algorithm: str) -> None:
+    """Season 4, p1 has purchased; the purple majority is tied. p0 can buy the red-5
+    it needs and end the Season at once (it is the last to purchase), then build it
+    to win the red majority and the game."""
+    state = position(
+        2,
+        phase="turn",
+        player=0,
+        season=4,
+        hands={0: []},
+        cities={0: {"purple": ["purple-6"]}, 1: {"purple": ["purple-6"], "red": ["red-4"]}},
+        market=["red-5", "purple-1", "purple-2", "purple-3"],
+        vp=[10, 10],
+        purchased=(1,),
+    )
+    result = search(state, SearchConfig(algorithm=algorithm, iterations=3000, seed=3))
+    assert result.text == "purchase"
+    state.apply_action(result.action)
+    while state.phase == "purchase":
+        result = search(state, SearchConfig(algorithm=algorithm, iterations=3000, seed=3))
+        state.apply_action(result.action)
+    assert "red-5" in state.observation(0).players[0].hand
+
+
+def test_bad_configurations_are_refused() -> None:
+    for bad in ("nope", "mo-ismcts:iterations=x", "mo-ismcts:depth=3", "random:iterations=5"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+    with pytest.raises(ValueError):
+        SearchConfig(iterations=0, seconds=0)
+    with pytest.raises(ValueError):
+        SearchConfig(iterations=-1)
