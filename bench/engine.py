@@ -8,9 +8,8 @@ import random
 import time
 from dataclasses import asdict, dataclass
 
-from engine.royal_cities.state import play_random_games
-
 import engine
+from engine.royal_cities.state import play_random_games
 
 
 @dataclass(frozen=True)

@@ -76,9 +76,12 @@ def run(players: list[int], seconds: float, seed: int, as_json: bool) -> list[Se
     print(f"{'game':<13} {'players':>7} {'position':<9} {'threads':>7} "
           f"{'iterations/s':>13} {'actions/s':>12} {'speedup':>8}")  # fmt: skip
     for f in figures:
-        speedup = f"{f.actions_per_second / _one_thread(figures, f):.2f}x" if f.threads == 2 else ""
-        print(f"{f.game:<13} {f.players:>7} {f.position:<9} {f.threads:>7} "
-              f"{f.iterations_per_second:>13,.0f} {f.actions_per_second:>12,.0f} {speedup:>8}")  # fmt: skip
+        ratio = f.actions_per_second / _one_thread(figures, f)
+        speedup = f"{ratio:.2f}x" if f.threads == 2 else ""
+        print(
+            f"{f.game:<13} {f.players:>7} {f.position:<9} {f.threads:>7} "
+            f"{f.iterations_per_second:>13,.0f} {f.actions_per_second:>12,.0f} {speedup:>8}"
+        )
     return figures
 
 

@@ -54,7 +54,10 @@ def play_game(
     return GameResult(seed, tuple(specs), tuple(state.scores()), tuple(state.returns()), moves)
 
 
-def _play(job: tuple[str, tuple[str, ...], int, int | None]) -> GameResult:
+Job = tuple[str, tuple[str, ...], int, "int | None"]
+
+
+def _play(job: Job) -> GameResult:
     game, specs, seed, players = job
     return play_game(game, specs, seed, players=players)
 
