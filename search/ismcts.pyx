@@ -239,7 +239,7 @@ cdef void iterate(Worker* w) noexcept nogil:
                 value = 1.0
             elif value < -1.0:
                 value = -1.0
-            r[p] += w.params.margin_weight * value
+            r[p] = (1.0 - w.params.margin_weight) * r[p] + w.params.margin_weight * (0.5 + 0.5 * value)
     for i in range(depth):
         node = path[i]
         w.nodes[node].visits += 1

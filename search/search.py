@@ -20,7 +20,8 @@ class SearchConfig:
     seconds: float = 0.0
     threads: int = 1
     c: float = 0.7
-    #: Weight of the score-margin term added to the game result (0: result only).
+    #: Weight w of the score margin in the reward, which stays within [0, 1]:
+    #: (1 - w) * result + w * (1/2 + 1/2 * clamp(margin / margin_scale, -1, 1)).
     margin_weight: float = 0.0
     #: Points of margin that count fully (the term is clamped to [-1, 1]).
     margin_scale: float = 20.0
@@ -50,6 +51,8 @@ class SearchConfig:
             raise ValueError("worlds must be 1 to 64")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError("epsilon must be within [0, 1]")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError("margin_weight must be within [0, 1]")
         if self.c < 0 or self.margin_scale <= 0 or self.max_nodes < 1024:
             raise ValueError("c >= 0, margin_scale > 0 and max_nodes >= 1024 are required")
 
