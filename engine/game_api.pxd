@@ -10,6 +10,7 @@ cdef enum:
 
 ctypedef struct GameApi:
     size_t state_size
+    int num_actions             # action ids are 0 .. num_actions - 1
     int (*num_players)(const void* s) noexcept nogil
     int (*current_player)(const void* s) noexcept nogil
     bint (*is_terminal)(const void* s) noexcept nogil

@@ -1,4 +1,4 @@
-from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 
 from engine.game_api cimport MAX_GAME_PLAYERS, GameApi
 
@@ -46,6 +46,9 @@ cdef struct Worker:
     int32_t roots[MAX_WORLDS]
     char* scratch                 # the iteration's world
     char* worlds                  # PIMC's fixed worlds
+    int32_t* child_at             # action -> child of the node being visited
+    uint32_t* stamp_at            # valid where stamp_at[action] == stamp
+    uint32_t stamp
     int64_t iterations
     int64_t actions
     double elapsed

@@ -3,7 +3,7 @@ from libc.stdint cimport int16_t, uint64_t
 
 from engine.game_api cimport GameApi
 from engine.royal_cities.core cimport (
-    RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
+    NUM_ACTIONS, RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
     rc_observed_action, rc_resample, rc_returns,
 )
 from engine.royal_cities.heuristic cimport rc_heuristic_action
@@ -51,6 +51,7 @@ cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
 
 cdef GameApi RC_API
 RC_API.state_size = sizeof(RCState)
+RC_API.num_actions = NUM_ACTIONS
 RC_API.num_players = _num_players
 RC_API.current_player = _current_player
 RC_API.is_terminal = _is_terminal
