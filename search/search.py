@@ -25,9 +25,9 @@ class SearchConfig:
     margin_weight: float = 0.0
     #: Points of margin that count fully (the term is clamped to [-1, 1]).
     margin_scale: float = 20.0
-    playout: str = "random"
+    playout: str = "heuristic"
     #: With the heuristic playout, the chance of a uniformly random move instead.
-    epsilon: float = 0.1
+    epsilon: float = 0.2
     #: PIMC: how many worlds are sampled.
     worlds: int = 8
     max_nodes: int = 4_000_000
