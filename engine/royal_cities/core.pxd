@@ -162,6 +162,8 @@ cdef inline int kind_copies(int kind) noexcept nogil:
     return 1 if (kind // 7 == WHITE or kind % 7 == 0) else 2
 
 
+cdef void market_add(RCState* s, int card) noexcept nogil
+cdef void hand_add(RCState* s, int player, int card, int known) noexcept nogil
 cdef void rc_init(RCState* s, int num_players, uint64_t seed, const RCRules* rules) noexcept nogil
 cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil
 cdef void rc_apply(RCState* s, int action) noexcept nogil

@@ -11,12 +11,13 @@ from engine.cstate cimport CState
 from engine.rng cimport rng_seed
 from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
-    ALL_PLAYERS, A_STOP, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE,
-    LOC_RESERVE, MAX_LEGAL, MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, NUM_KINDS, PH_CONSTRUCT,
-    PH_EFFECT, PH_END, PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT,
-    RCRules, RCState, card_colour, card_kind, card_value, kind_copies, kind_first_id, rc_apply,
-    rc_check, rc_current_player, rc_init, rc_is_terminal, rc_legal_actions, rc_num_scores,
-    rc_playout, rc_resample, rc_reroll_secrets, rc_returns, rc_scores,
+    ALL_PLAYERS, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE, LOC_RESERVE,
+    MAX_LEGAL, MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
+    PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
+    RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
+    market_add, rc_apply, rc_check, rc_current_player, rc_init, rc_is_terminal,
+    rc_legal_actions, rc_num_scores, rc_playout, rc_resample, rc_reroll_secrets, rc_returns,
+    rc_scores,
 )
 
 from engine.errors import IllegalMoveError, InvalidObservationError
@@ -419,7 +420,7 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
     # Public places.
     for i, name in enumerate(obs.market):
         card = b.take(name, f"market[{i}]")
-        _market_add(s, card)
+        market_add(s, card)
     if len(obs.market) > 16:
         raise InvalidObservationError("market", "holds at most 16 face-up cards")
     for i, name in enumerate(obs.discard):
@@ -439,7 +440,7 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
     own_cards = []
     for i, name in enumerate(own.hand):
         card = b.take(name, f"players[{p}].hand[{i}]")
-        _hand_add(s, p, card, 1 << p)
+        hand_add(s, p, card, 1 << p)
         own_cards.append(card)
     for q, view in enumerate(obs.players):
         if q == p:
@@ -449,7 +450,7 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
         if not 0 <= len(view.hand) <= view.hand_size:
             raise InvalidObservationError(f"players[{q}].hand", "lists more cards than the hand holds")
         for i, name in enumerate(view.hand):
-            _hand_add(s, q, b.take(name, f"players[{q}].hand[{i}]"), (1 << p) | (1 << q))
+            hand_add(s, q, b.take(name, f"players[{q}].hand[{i}]"), (1 << p) | (1 << q))
         for i, name in enumerate(view.seen_of_mine):
             field = f"players[{q}].seen_of_mine[{i}]"
             kind = _kind(name, field)
@@ -504,7 +505,7 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
     for q, view in enumerate(obs.players):
         if q != p:
             for _ in range(view.hand_size - len(view.hand)):
-                _hand_add(s, q, hidden.pop(), 1 << q)
+                hand_add(s, q, hidden.pop(), 1 << q)
 
     _decision_context(s, obs, p)
     if rc_check(s):
@@ -514,22 +515,6 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
     if state.observation(p) != obs:
         raise InvalidObservationError("observation", _first_difference(state.observation(p), obs))
     return state
-
-
-cdef void _market_add(RCState* s, int card):
-    s.market[s.market_n] = card
-    s.market_n += 1
-    s.mkt_kind[card_kind(card)] += 1
-    s.mkt_col[card_colour(card)] += 1
-    s.loc[card] = LOC_MARKET
-    s.known[card] = ALL_PLAYERS
-
-
-cdef void _hand_add(RCState* s, int q, int card, int known):
-    s.loc[card] = LOC_HAND + q
-    s.known[card] = known | (1 << q)
-    s.hand_n[q] += 1
-    s.hand_kind[q][card_kind(card)] += 1
 
 
 def _kind(name, field):

@@ -8,6 +8,7 @@ in which case exactly the `pile` cards (plus a random Reserve when
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -137,3 +138,14 @@ def play(state: RoyalCitiesState, *moves: str) -> RoyalCitiesState:
 
 def legal_texts(state: RoyalCitiesState) -> list[str]:
     return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def seed_for_draws(cards: list[str]) -> int:
+    """A `position` seed whose pile (given as `cards`, reserve_size=0) draws in that order
+    (the hidden cards are dealt by `random.Random(seed)`, the top of the pile drawn first)."""
+    for seed in range(100_000):
+        order = sorted(cards, key=_order)
+        random.Random(seed).shuffle(order)
+        if order == cards:
+            return seed
+    raise AssertionError("no seed found")

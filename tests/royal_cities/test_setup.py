@@ -10,8 +10,7 @@ import pytest
 
 import engine
 from engine.royal_cities import RoyalCitiesState, RulesConfig, state_from_observation
-from engine.royal_cities.cards import parse_kind
-from tests.royal_cities.positions import legal_texts, play, position
+from tests.royal_cities.positions import legal_texts, play, position, seed_for_draws
 
 COLOUR_ORDER = ("purple", "yellow", "pink", "red", "blue", "green")
 
@@ -27,16 +26,6 @@ def hand(state: RoyalCitiesState, p: int) -> tuple[str, ...]:
 
 def colour(card: str) -> str:
     return card.split("-")[0]
-
-
-def seed_for_draws(cards: list[str]) -> int:
-    """A `position` seed whose pile (given as `cards`, reserve_size=0) draws in that order."""
-    for seed in range(100_000):
-        order = sorted(cards, key=parse_kind)
-        random.Random(seed).shuffle(order)
-        if order == cards:
-            return seed
-    raise AssertionError("no seed found")
 
 
 def with_ages(state: RoyalCitiesState, ages: list[int]) -> RoyalCitiesState:

@@ -9,21 +9,10 @@ import pytest
 
 import engine
 from engine.royal_cities import RoyalCitiesState, RulesConfig
-from engine.royal_cities.cards import parse_kind
-from tests.royal_cities.positions import legal_texts, play, position
+from tests.royal_cities.positions import legal_texts, play, position, seed_for_draws
 
 MARKET4 = ["purple-3", "yellow-4", "pink-1", "white-1"]
 EXPERT = RulesConfig(expert_royal_taxes=True)
-
-
-def seed_for_draws(cards: list[str]) -> int:
-    """A `position` seed whose pile (given as `cards`, reserve_size=0) draws in that order."""
-    for seed in range(100_000):
-        order = sorted(cards, key=parse_kind)
-        random.Random(seed).shuffle(order)
-        if order == cards:
-            return seed
-    raise AssertionError("no seed found")
 
 
 def solo(pile: list[str] | None = None, **kw: object) -> RoyalCitiesState:
