@@ -1,10 +1,15 @@
-"""Build the Cython cores. Compiler directives live here and only here.
+"""Build the Cython cores and generate the gRPC stubs. Compiler directives live
+here and only here.
 
 Set REGENT_DEBUG_CYTHON=1 to rebuild with bounds, wraparound and initialization
 checks on and without optimisation, for debugging a crash in the core.
+
+The stubs are generated from proto/ into the `regent.v1` package at every
+build; they are never committed.
 """
 
 import os
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -32,6 +37,32 @@ EXTENSIONS = [
 ]
 
 
+ROOT = Path(__file__).resolve().parent
+
+
+def generate_stubs() -> None:
+    """proto/regent/v1/*.proto -> regent/v1/*_pb2.py, *_pb2.pyi, *_pb2_grpc.py."""
+    import grpc_tools
+    from grpc_tools import protoc
+
+    protos = sorted((ROOT / "proto").rglob("*.proto"))
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    args = [
+        "grpc_tools.protoc",
+        f"-I{ROOT / 'proto'}",
+        f"-I{include}",
+        f"--python_out={ROOT}",
+        f"--pyi_out={ROOT}",
+        f"--grpc_python_out={ROOT}",
+        *(str(p) for p in protos),
+    ]
+    if protoc.main(args) != 0:
+        raise RuntimeError("protoc failed on proto/")
+    for package in ("regent", "regent/v1"):
+        init = ROOT / package / "__init__.py"
+        init.write_text('"""Generated from proto/ at build time; do not edit."""\n')
+
+
 def extension(name: str) -> Extension:
     return Extension(
         name,
@@ -40,8 +71,18 @@ def extension(name: str) -> Extension:
     )
 
 
+generate_stubs()
 setup(
-    packages=["engine", "engine.royal_cities", "search", "server", "clients", "bench"],
+    packages=[
+        "engine",
+        "engine.royal_cities",
+        "search",
+        "server",
+        "clients",
+        "bench",
+        "regent",
+        "regent.v1",
+    ],
     package_data={
         "engine": ["*.pxd", "py.typed"],
         "engine.royal_cities": ["*.pxd"],
