@@ -30,6 +30,11 @@ class State(ABC):
     def is_terminal(self) -> bool: ...
 
     @abstractmethod
+    def observed_action(self, action: int, observer: int) -> int:
+        """How `observer` sees `action` played now: the action, -1 for another
+        player's completed secret choice, -2 for an unseen step inside one."""
+
+    @abstractmethod
     def returns(self) -> list[float]:
         """Per player: 1 for a win, a shared victory split equally, 0 for a loss."""
 

@@ -55,17 +55,36 @@ class SearchBot:
         return search(state, replace(self.config, seed=self.config.seed ^ seed)).action
 
 
-def make_bot(spec: str) -> Bot:
-    """Build a bot from `kind` or `kind:key=value,...`; ValueError names what is wrong."""
+def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
+    """`kind:key=value,...` -> (kind, options); ValueError names what is wrong."""
     kind, _, options = spec.strip().partition(":")
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot {kind!r}; one of {', '.join(BOT_KINDS)}")
     values = _options(options)
+    if kind in ("random", "heuristic") and values:
+        raise ValueError(f"the {kind} bot takes no options")
+    return kind, values
+
+
+def search_config(spec: str, **overrides: object) -> SearchConfig | None:
+    """The search configuration of a search bot's spec, with `overrides` applied
+    (None for the random and heuristic bots)."""
+    kind, values = parse_spec(spec)
     if kind in ("random", "heuristic"):
-        if values:
-            raise ValueError(f"the {kind} bot takes no options")
-        return RandomBot() if kind == "random" else HeuristicBot()
-    return SearchBot(spec, SearchConfig(algorithm=kind, **values))
+        return None
+    return SearchConfig(algorithm=kind, **(values | overrides))  # type: ignore[arg-type]
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from `kind` or `kind:key=value,...`; ValueError names what is wrong."""
+    kind, _ = parse_spec(spec)
+    if kind == "random":
+        return RandomBot()
+    if kind == "heuristic":
+        return HeuristicBot()
+    config = search_config(spec)
+    assert config is not None
+    return SearchBot(spec, config)
 
 
 def _options(text: str) -> dict[str, object]:
@@ -89,4 +108,14 @@ def _options(text: str) -> dict[str, object]:
     return out
 
 
-__all__ = ["ALGORITHMS", "BOT_KINDS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = [
+    "ALGORITHMS",
+    "BOT_KINDS",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+    "parse_spec",
+    "search_config",
+]

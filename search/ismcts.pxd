@@ -17,6 +17,7 @@ cdef struct Node:
     int32_t visits
     int32_t avail
     int32_t label                 # the action as the tree's owner observed it
+    float win                     # the root player's game result alone
     float reward[MAX_GAME_PLAYERS]
 
 cdef struct SearchParams:
@@ -55,5 +56,5 @@ cdef struct Worker:
     bint out_of_memory
 
 cdef int worker_start(Worker* w) noexcept nogil
-cdef void worker_run(Worker* w) noexcept nogil
+cdef void worker_run(Worker* w, double seconds) noexcept nogil
 cdef void worker_free(Worker* w) noexcept nogil

@@ -14,6 +14,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import threading
+import time
 
 from engine.cstate cimport CState
 from engine.game_api cimport (
@@ -116,6 +117,7 @@ cdef int worker_start(Worker* w) noexcept nogil:
             w.api.resample(w.worlds + k * size, w.root_player, w.rng)
     w.iterations = 0
     w.actions = 0
+    w.elapsed = 0.0
     w.out_of_memory = False
     return 0
 
@@ -255,6 +257,7 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.actions += 1
 
     api.returns(d, r)
+    cdef float win = <float>r[w.root_player]
     if w.params.margin_weight != 0.0:
         api.margins(d, margin)
         for p in range(w.num_players):
@@ -267,25 +270,28 @@ cdef void iterate(Worker* w) noexcept nogil:
     for i in range(depth):
         node = path[i]
         w.nodes[node].visits += 1
+        w.nodes[node].win += win
         for p in range(w.num_players):
             w.nodes[node].reward[p] += <float>r[p]
 
 
-cdef void worker_run(Worker* w) noexcept nogil:
-    """Iterate until the budget is spent or the cancel flag is raised."""
+cdef void worker_run(Worker* w, double seconds) noexcept nogil:
+    """Iterate for up to `seconds` (0: no limit), until the iteration budget is
+    spent, or until the cancel flag is raised. Can be called again to go on."""
     cdef double start = now()
     cdef int64_t limit = w.params.iterations
-    cdef double seconds = w.params.seconds
+    cdef int64_t done = 0
     while True:
         if limit > 0 and w.iterations >= limit:
             break
         if w.cancel[0]:
             break
-        if seconds > 0.0 and w.iterations % CLOCK_EVERY == 0 and now() - start >= seconds:
+        if seconds > 0.0 and done % CLOCK_EVERY == 0 and now() - start >= seconds:
             break
         iterate(w)
         w.iterations += 1
-    w.elapsed = now() - start
+        done += 1
+    w.elapsed += now() - start
 
 
 # --------------------------------------------------------------------------
@@ -353,9 +359,9 @@ cdef class _Job:
             raise MemoryError("cannot allocate the search arena")
         return 0
 
-    def run(self) -> None:
+    def run(self, double seconds) -> None:
         with nogil:
-            worker_run(&self.w)
+            worker_run(&self.w, seconds)
 
     cdef list root_trees(self):
         if self.w.params.mode == MODE_MO:
@@ -365,16 +371,17 @@ cdef class _Job:
         return [self.w.roots[0]]
 
     cdef dict root_stats(self):
-        """action -> [visits, reward sum for the root player, availability]."""
+        """action -> [visits, reward sum and win sum for the root player, availability]."""
         cdef int32_t c
         out = {}
         for root in self.root_trees():
             c = self.w.nodes[<int32_t>root].first_child
             while c != NO_NODE:
-                entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0])
+                entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0.0, 0])
                 entry[0] += self.w.nodes[c].visits
                 entry[1] += self.w.nodes[c].reward[self.w.root_player]
-                entry[2] += self.w.nodes[c].avail
+                entry[2] += self.w.nodes[c].win
+                entry[3] += self.w.nodes[c].avail
                 c = self.w.nodes[c].next_sibling
         return out
 
@@ -396,43 +403,85 @@ cdef class _Job:
         return labels
 
 
-def run_search(CState state, dict params, int threads, seed, CancelToken cancel=None) -> dict:
-    """Search from `state` for its player to move with `threads` independent
-    workers (root parallelization); return the merged root statistics."""
-    if cancel is None:
-        cancel = CancelToken()
-    jobs = []
-    for t in range(threads):
-        job = _Job()
-        (<_Job>job).setup(state, params, (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF, cancel)
-        jobs.append(job)
-    if threads == 1:
-        jobs[0].run()
-    else:
-        workers = [threading.Thread(target=job.run, name=f"regent-search-{i}")
-                   for i, job in enumerate(jobs)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-    merged = {}
-    for job in jobs:
-        for action, (visits, reward, avail) in (<_Job>job).root_stats().items():
-            entry = merged.setdefault(action, [0, 0.0, 0])
-            entry[0] += visits
-            entry[1] += reward
-            entry[2] += avail
-    first = <_Job>jobs[0]
-    return {
-        "root_player": first.w.root_player,
-        "moves": merged,
-        "iterations": sum((<_Job>job).w.iterations for job in jobs),
-        "actions": sum((<_Job>job).w.actions for job in jobs),
-        "elapsed": max((<_Job>job).w.elapsed for job in jobs),
-        "principal_variation": first.principal_variation(params["pv_length"]),
-        "nodes": sum((<_Job>job).w.n_nodes for job in jobs),
-        "out_of_memory": any((<_Job>job).w.out_of_memory for job in jobs),
-    }
+cdef class SearchRun:
+    """A search from one state for its player to move, with `threads`
+    independent workers (root parallelization). `advance` runs it for a while
+    and may be called again: the trees are kept, so an analysis can report
+    between slices without touching a running worker."""
+
+    cdef list jobs
+    cdef dict params
+    cdef readonly CancelToken cancel_token
+    cdef readonly double elapsed
+
+    def __init__(self, CState state, dict params, int threads, seed, CancelToken cancel=None):
+        self.params = params
+        self.cancel_token = cancel if cancel is not None else CancelToken()
+        self.elapsed = 0.0
+        self.jobs = []
+        for t in range(threads):
+            job = _Job()
+            seed_t = (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF
+            (<_Job>job).setup(state, params, seed_t, self.cancel_token)
+            self.jobs.append(job)
+
+    @property
+    def iterations(self) -> int:
+        return sum((<_Job>job).w.iterations for job in self.jobs)
+
+    @property
+    def finished(self) -> bool:
+        """The budget is spent or the search was cancelled."""
+        if self.cancel_token.flag:
+            return True
+        limit = self.params["iterations"]
+        if limit > 0 and all((<_Job>job).w.iterations >= limit for job in self.jobs):
+            return True
+        seconds = self.params["seconds"]
+        return seconds > 0 and self.elapsed >= seconds
+
+    def advance(self, double seconds=0.0) -> bool:
+        """Run for up to `seconds` more (0: to the end of the budget); return `finished`."""
+        if self.finished:
+            return True
+        budget = self.params["seconds"]
+        if budget > 0:
+            remaining = budget - self.elapsed
+            seconds = remaining if seconds <= 0 else min(seconds, remaining)
+        start = time.perf_counter()
+        if len(self.jobs) == 1:
+            self.jobs[0].run(seconds)
+        else:
+            workers = [threading.Thread(target=job.run, args=(seconds,), name=f"regent-search-{i}")
+                       for i, job in enumerate(self.jobs)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+        self.elapsed += time.perf_counter() - start
+        return self.finished
+
+    def stats(self) -> dict:
+        """The merged root statistics so far."""
+        merged = {}
+        for job in self.jobs:
+            for action, (visits, reward, win, avail) in (<_Job>job).root_stats().items():
+                entry = merged.setdefault(action, [0, 0.0, 0.0, 0])
+                entry[0] += visits
+                entry[1] += reward
+                entry[2] += win
+                entry[3] += avail
+        first = <_Job>self.jobs[0]
+        return {
+            "root_player": first.w.root_player,
+            "moves": merged,
+            "iterations": self.iterations,
+            "actions": sum((<_Job>job).w.actions for job in self.jobs),
+            "elapsed": self.elapsed,
+            "principal_variation": first.principal_variation(self.params["pv_length"]),
+            "nodes": sum((<_Job>job).w.n_nodes for job in self.jobs),
+            "out_of_memory": any((<_Job>job).w.out_of_memory for job in self.jobs),
+        }
 
 
 def heuristic_action(CState state, seed) -> int:

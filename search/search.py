@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.interface import State
-from search.ismcts import CancelToken, Mode, run_search
+from search.ismcts import CancelToken, Mode, SearchRun
 
 ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
 PLAYOUTS = ("random", "heuristic")
@@ -64,7 +64,10 @@ class MoveStats:
     action: int
     text: str
     visits: int
+    #: Mean reward for the player to act, within [0, 1].
     mean_reward: float
+    #: The share of playouts through this move that the player won (shared wins split).
+    win_chance: float
     availability: int
 
 
@@ -78,52 +81,83 @@ class SearchResult:
     simulated_actions: int
     elapsed: float
     nodes: int
+    finished: bool
     config: SearchConfig = field(repr=False)
 
 
-def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:
-    """Search for the player to move in `state`, which is left unchanged."""
-    if state.is_terminal():
-        raise ValueError("the game is over: there is nothing to search")
-    params = {
-        "mode": ALGORITHMS[config.algorithm],
-        "iterations": config.iterations,
-        "seconds": config.seconds,
-        "c": config.c,
-        "margin_weight": config.margin_weight,
-        "margin_scale": config.margin_scale,
-        "heuristic_playout": config.playout == "heuristic",
-        "epsilon": config.epsilon,
-        "worlds": config.worlds,
-        "max_nodes": config.max_nodes,
-        "pv_length": config.pv_length,
-    }
-    raw = run_search(state, params, config.threads, config.seed, cancel)
-    legal = state.legal_actions()
-    moves = []
-    for action in legal:
-        visits, reward, avail = raw["moves"].get(action, (0, 0.0, 0))
-        moves.append(
-            MoveStats(
-                action=action,
-                text=state.action_to_string(action),
-                visits=visits,
-                mean_reward=reward / visits if visits else 0.0,
-                availability=avail,
+class Search:
+    """A search that can run in slices: `advance` runs it for a while, `result`
+    reads it in between (an analysis reports as it goes). The state is copied
+    at the start and left unchanged."""
+
+    def __init__(self, state: State, config: SearchConfig, cancel: CancelToken | None = None):
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        params = {
+            "mode": ALGORITHMS[config.algorithm],
+            "iterations": config.iterations,
+            "seconds": config.seconds,
+            "c": config.c,
+            "margin_weight": config.margin_weight,
+            "margin_scale": config.margin_scale,
+            "heuristic_playout": config.playout == "heuristic",
+            "epsilon": config.epsilon,
+            "worlds": config.worlds,
+            "max_nodes": config.max_nodes,
+            "pv_length": config.pv_length,
+        }
+        self.config = config
+        self._run = SearchRun(state, params, config.threads, config.seed, cancel)
+        self._legal = state.legal_actions()
+        self._text = state.action_to_string
+
+    @property
+    def finished(self) -> bool:
+        return self._run.finished
+
+    def cancel(self) -> None:
+        self._run.cancel_token.cancel()
+
+    def advance(self, seconds: float = 0.0) -> bool:
+        """Run for up to `seconds` more (0: to the end of the budget); True when finished."""
+        return self._run.advance(seconds)
+
+    def result(self) -> SearchResult:
+        raw = self._run.stats()
+        moves = []
+        for action in self._legal:
+            visits, reward, win, avail = raw["moves"].get(action, (0, 0.0, 0.0, 0))
+            moves.append(
+                MoveStats(
+                    action=action,
+                    text=self._text(action),
+                    visits=visits,
+                    mean_reward=reward / visits if visits else 0.0,
+                    win_chance=win / visits if visits else 0.0,
+                    availability=avail,
+                )
             )
+        moves.sort(key=lambda m: (-m.visits, -m.mean_reward, m.action))
+        best = moves[0]
+        pv = tuple("(hidden)" if label < 0 else self._text(label)
+                   for label in raw["principal_variation"])  # fmt: skip
+        return SearchResult(
+            action=best.action,
+            text=best.text,
+            moves=tuple(moves),
+            principal_variation=pv,
+            iterations=raw["iterations"],
+            simulated_actions=raw["actions"],
+            elapsed=raw["elapsed"],
+            nodes=raw["nodes"],
+            finished=self._run.finished,
+            config=self.config,
         )
-    moves.sort(key=lambda m: (-m.visits, -m.mean_reward, m.action))
-    best = moves[0]
-    pv = tuple("(hidden)" if label < 0 else state.action_to_string(label)
-               for label in raw["principal_variation"])  # fmt: skip
-    return SearchResult(
-        action=best.action,
-        text=best.text,
-        moves=tuple(moves),
-        principal_variation=pv,
-        iterations=raw["iterations"],
-        simulated_actions=raw["actions"],
-        elapsed=raw["elapsed"],
-        nodes=raw["nodes"],
-        config=config,
-    )
+
+
+def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:
+    """Search for the player to move in `state` until the budget is spent or
+    `cancel` is raised; `state` is left unchanged."""
+    run = Search(state, config, cancel)
+    run.advance()
+    return run.result()

@@ -93,8 +93,8 @@ class Observation:
     game: str = "royal_cities"
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (tuples become lists)."""
-        return asdict(self)
+        """A JSON-ready dict: what JSON text of it parses back to (lists, not tuples)."""
+        return _lists(asdict(self))
 
     @classmethod
     def from_json(cls, data: Any) -> Observation:
@@ -126,6 +126,14 @@ class Observation:
             decision=_decision(_Reader(obj.get("decision"), "decision")),
             game=game,
         )
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_lists(v) for v in value]
+    return value
 
 
 class _Reader:

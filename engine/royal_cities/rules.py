@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from engine.errors import InvalidObservationError
+
+
+def _option(default: bool, doc: str) -> bool:
+    return field(default=default, metadata={"doc": doc})
 
 
 @dataclass(frozen=True)
 class RulesConfig:
     """Options a table may play differently. Defaults are the rulebook's reading."""
 
-    #: Count the top crown of the highest purple card even when a white card covers it.
-    crown_through_white: bool = False
-    #: A Revolt turns the revolter's Hero face up whether or not they had purchased
-    #: (False: only in the not-yet-purchased case).
-    hero_on_every_revolt: bool = True
-    #: A white card may be built with a coloured card already in that City
-    #: (False: its partner must be built into the same City in the same step).
-    white_with_existing_partner: bool = False
-    #: Catch-up bonus spaces b counted as own < b <= leader (False: own <= b < leader).
-    catch_up_upper_inclusive: bool = False
-    #: Solo: the expert Royal Taxes (1, 2, then 3 Cities taxed).
-    expert_royal_taxes: bool = False
-    #: Solo: a Revolt before purchasing gives the Regent its VP, as to any other Noble.
-    regent_scores_revolts: bool = True
+    crown_through_white: bool = _option(
+        False, "count the top crown of the highest purple card even under a white card"
+    )
+    hero_on_every_revolt: bool = _option(
+        True, "a Revolt turns the Hero face up whether or not the revolter had purchased"
+    )
+    white_with_existing_partner: bool = _option(
+        False, "a white card may be built with a coloured card already in that City"
+    )
+    catch_up_upper_inclusive: bool = _option(
+        False, "catch-up bonus spaces b counted as own < b <= leader (not own <= b < leader)"
+    )
+    expert_royal_taxes: bool = _option(False, "solo: the expert Royal Taxes (1, 2, then 3 Cities)")
+    regent_scores_revolts: bool = _option(
+        True, "solo: a Revolt before purchasing gives the Regent its VP, as any other Noble"
+    )
+
+    @classmethod
+    def options(cls) -> list[tuple[str, bool, str]]:
+        """(name, default, description) of every option."""
+        return [(f.name, f.default, f.metadata["doc"]) for f in fields(cls)]
 
     def to_json(self) -> dict[str, bool]:
         return asdict(self)

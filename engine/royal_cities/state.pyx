@@ -16,8 +16,8 @@ from engine.royal_cities.core cimport (
     PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
     RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
     market_add, rc_apply, rc_check, rc_current_player, rc_init, rc_is_terminal,
-    rc_legal_actions, rc_num_scores, rc_playout, rc_resample, rc_reroll_secrets, rc_returns,
-    rc_scores,
+    rc_legal_actions, rc_num_scores, rc_observed_action, rc_playout, rc_resample,
+    rc_reroll_secrets, rc_returns, rc_scores,
 )
 
 from engine.errors import IllegalMoveError, InvalidObservationError
@@ -30,6 +30,8 @@ from engine.royal_cities.rules import RulesConfig
 
 #: `current_player` once the game is over.
 TERMINAL = -1
+#: More VP than any game can reach (the core stores VP in 16 bits).
+MAX_VP = 10_000
 
 
 cdef RCRules c_rules(object rules):
@@ -116,6 +118,13 @@ cdef class RoyalCitiesState(CState):
 
     def is_terminal(self) -> bool:
         return rc_is_terminal(&self.s)
+
+    def observed_action(self, action: int, observer: int) -> int:
+        """How `observer` sees `action` if it is played now: the action itself,
+        -1 when it completes another player's secret choice, -2 for a step
+        inside one (not seen at all)."""
+        self._check_player(observer)
+        return rc_observed_action(&self.s, action, observer)
 
     def returns(self) -> list[float]:
         """Per player: 1 for a win, a shared win split equally, 0 for a loss (solo:
@@ -382,6 +391,13 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
                                ("reserve_size", obs.reserve_size, 5)):
         if not 0 <= value < high:
             raise InvalidObservationError(field, f"out of range: {value}")
+    for q, view in enumerate(obs.players):
+        if not 0 <= view.vp <= MAX_VP:
+            raise InvalidObservationError(f"players[{q}].vp", f"must be 0 to {MAX_VP}")
+    if obs.regent is not None and not 0 <= obs.regent.vp <= MAX_VP:
+        raise InvalidObservationError("regent.vp", f"must be 0 to {MAX_VP}")
+    if obs.decision.phase == "end" and obs.season != num_seasons:
+        raise InvalidObservationError("decision.phase", "the game ends after the last Season")
     if sorted(v.age_rank for v in obs.players) != list(range(n)):
         raise InvalidObservationError("players[].age_rank", f"must be a permutation of 0..{n - 1}")
 
@@ -566,24 +582,27 @@ cdef _decision_context(RCState* s, obs, int p):
             raise InvalidObservationError("decision.knight_from", str(err)) from None
         owner = [owner_name(o) for o in range(5)].index(words[0])
         s.knight_from = owner * 6 + colour
-    if not 0 <= d.power <= 20 or not 0 <= d.taken <= 85:
-        raise InvalidObservationError("decision.power", "out of range")
+    for name, value, high in (("power", d.power, 20), ("taken", d.taken, 85),
+                              ("tax_left", d.tax_left, 3), ("regent_draws", d.regent_draws, 20)):
+        if not 0 <= value <= high:
+            raise InvalidObservationError(f"decision.{name}", f"out of range: {value}")
     s.power = d.power
     s.taken = d.taken
     s.min_kind = _kind(d.min_card, "decision.min_card") if d.min_card is not None else 0
-    if not 0 <= d.tax_left <= 3 or not 0 <= d.regent_draws <= 20:
-        raise InvalidObservationError("decision.tax_left", "out of range")
     s.tax_left = d.tax_left
     for c in d.taxed:
         try:
             s.tax_done |= 1 << parse_colour(c)
         except ValueError as err:
             raise InvalidObservationError("decision.taxed", str(err)) from None
-    if len(d.season_vp) != 6 or len(d.season_influence) != 6:
-        raise InvalidObservationError("decision.season_vp", "must list six Cities")
+    for name, values, high in (("season_vp", d.season_vp, 100),
+                               ("season_influence", d.season_influence, 21)):
+        if len(values) != 6:
+            raise InvalidObservationError(f"decision.{name}", "must list six Cities")
+        for c in range(6):
+            if not 0 <= values[c] <= high:
+                raise InvalidObservationError(f"decision.{name}[{c}]", f"out of range: {values[c]}")
     for c in range(6):
-        if not 0 <= d.season_vp[c] <= 100 or not 0 <= d.season_influence[c] <= 21:
-            raise InvalidObservationError("decision.season_vp", "out of range")
         s.season_vp[c] = d.season_vp[c]
         s.season_infl[c] = d.season_influence[c]
     s.regent_draws = d.regent_draws
