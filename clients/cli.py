@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from server.limits import ServerLimits
+
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.target == "service":
+        from bench.service import run as run_service
+
+        run_service(args.iterations, args.calls, args.clients, args.json)
+        return 0
     if args.target == "engine":
         from bench.engine import run
     else:
@@ -33,6 +40,138 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from clients.commands import serve
+
+    return serve(args)
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from clients.commands import hint
+
+    return hint(args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from clients.commands import play
+
+    return play(args)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from clients.commands import watch
+
+    return watch(args)
+
+
+def _count(text: str) -> int:
+    """A non-negative integer option."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A non-negative number of seconds."""
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _add_service_commands(commands: argparse._SubParsersAction) -> None:
+    """`serve`, `hint`, `play` and `watch`: the gRPC service and its clients."""
+    limits = ServerLimits()
+    serve = commands.add_parser("serve", help="run the gRPC service (Advisor and Match)")
+    serve.add_argument("--address", default="127.0.0.1:50051", help="host:port to listen on")
+    serve.add_argument(
+        "--max-iterations",
+        type=_count,
+        default=limits.max_iterations,
+        help=f"most iterations a request may ask (default: {limits.max_iterations})",
+    )
+    serve.add_argument(
+        "--max-seconds",
+        type=_seconds,
+        default=limits.max_seconds,
+        help=f"longest search a request may ask (default: {limits.max_seconds:g})",
+    )
+    serve.add_argument(
+        "--max-searches",
+        type=_count,
+        default=limits.max_searches,
+        help=f"searches running at once (default: {limits.max_searches})",
+    )
+    serve.add_argument(
+        "--threads",
+        type=_count,
+        default=limits.default_threads,
+        help=f"threads of a search that asks none (default: {limits.default_threads})",
+    )
+    serve.add_argument(
+        "--max-threads",
+        type=_count,
+        default=limits.max_threads,
+        help=f"most threads a search may ask (default: {limits.max_threads})",
+    )
+    serve.add_argument(
+        "--grace",
+        type=_seconds,
+        default=5.0,
+        help="seconds running calls get to finish at shutdown (default: 5)",
+    )
+    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(func=_serve)
+
+    hint = commands.add_parser("hint", help="the recommended move of an observation (JSON)")
+    hint.add_argument("file", help="a regent.v1.Observation in protobuf JSON, or - for stdin")
+    where = hint.add_mutually_exclusive_group()
+    where.add_argument("--server", default="127.0.0.1:50051", help="host:port of the service")
+    where.add_argument("--local", action="store_true", help="search in this process")
+    hint.add_argument(
+        "--iterations", type=_count, default=0, help="search iterations (0: the server's default)"
+    )
+    hint.add_argument("--seconds", type=_seconds, default=0.0, help="search time (0: no limit)")
+    hint.add_argument(
+        "--threads", type=_count, default=0, help="search threads (0: the server's default)"
+    )
+    hint.add_argument("--seed", type=_count, default=0, help="search seed (default: 0)")
+    hint.add_argument(
+        "--bot",
+        default="",
+        help=f"search bot spec, e.g. mo-ismcts:c=0.7 (default: {limits.default_bot})",
+    )
+    hint.set_defaults(func=_hint)
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game", choices=["royal-cities"])
+    play.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=[1, 2, 3, 4],
+        help="players, you included; 1 is the solo mode against the Regent",
+    )
+    play.add_argument("--bot", default="mo-ismcts:iterations=2000", help="the other seats' bot")
+    play.add_argument("--server", help="host:port of the service (default: one in this process)")
+    play.add_argument("--seed", type=_count, help="the deal (default: a random one)")
+    play.add_argument("--hint", action="store_true", help="show the advisor's move before yours")
+    play.add_argument(
+        "--hint-iterations",
+        type=_count,
+        default=2000,
+        help="the advisor's iterations (default: 2000)",
+    )
+    play.set_defaults(func=_play)
+
+    watch = commands.add_parser("watch", help="print a match's events until it ends")
+    watch.add_argument("match", help="the match id")
+    watch.add_argument("--token", required=True, help="a seat's token: you see what it sees")
+    watch.add_argument("--server", default="127.0.0.1:50051", help="host:port of the service")
+    watch.set_defaults(func=_watch)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="regent", description="Regent: AI opponents for Royal Cities and Citadels."
@@ -40,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     bench = commands.add_parser("bench", help="print speed figures")
-    bench.add_argument("target", choices=["engine", "search"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "search", "service"], help="what to measure")
     bench.add_argument(
         "--players",
         type=int,
@@ -53,6 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--seed", type=int, default=1, help="first deal's seed (default: 1)")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    bench.add_argument(
+        "--iterations", type=int, default=1000, help="service: search budget per call"
+    )
+    bench.add_argument("--calls", type=int, default=30, help="service: calls per measurement")
+    bench.add_argument("--clients", type=int, default=16, help="service: concurrent clients")
     bench.set_defaults(func=_bench)
 
     match = commands.add_parser(
@@ -66,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=1)
     match.add_argument("--workers", type=int, default=2, help="worker processes")
     match.set_defaults(func=_match)
+    _add_service_commands(commands)
     return parser
 
 

@@ -32,6 +32,9 @@ from engine.royal_cities.rules import RulesConfig
 TERMINAL = -1
 #: More VP than any game can reach (the core stores VP in 16 bits).
 MAX_VP = 10_000
+#: Decisions only the solo mode has, and only games of 2 to 4 players have.
+SOLO_PHASES = frozenset({"solo_own", "solo_regent", "solo_add", "regent_white", "tax", "solo_trim"})
+TABLE_PHASES = frozenset({"pass", "first_build", "hero_keep"})
 
 
 cdef RCRules c_rules(object rules):
@@ -381,6 +384,14 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
         raise InvalidObservationError("observer", f"must be a player from 0 to {n - 1}")
     if (n == 1) != (obs.regent is not None):
         raise InvalidObservationError("regent", "is given exactly in solo games")
+    d = obs.decision
+    if d.phase not in PHASES:
+        raise InvalidObservationError("decision.phase", f"unknown phase {d.phase!r}")
+    if d.resume not in RESUMES:
+        raise InvalidObservationError("decision.resume", f"unknown value {d.resume!r}")
+    if (d.phase in SOLO_PHASES) != (n == 1) and d.phase in SOLO_PHASES | TABLE_PHASES:
+        mode = "the solo mode" if d.phase in SOLO_PHASES else "games of 2 to 4 players"
+        raise InvalidObservationError("decision.phase", f"{d.phase} belongs to {mode}")
     num_seasons = 3 if n == 4 else 4
     if obs.num_seasons != num_seasons:
         raise InvalidObservationError("num_seasons", f"is {num_seasons} with {n} players")
@@ -477,7 +488,6 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
             else:
                 raise InvalidObservationError(field, f"{name} is not in the observer's hand")
 
-    d = obs.decision
     phase = PHASES.index(d.phase)
     s.phase = phase
     if phase != PH_END:
@@ -528,6 +538,8 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
         raise InvalidObservationError("observation", "describes an impossible position")
     rc_reroll_secrets(s, p, rng)
     memcpy(s.rng, rng, sizeof(rng))
+    if not state.is_terminal() and not state.legal_actions():
+        raise InvalidObservationError("decision", "no legal move can follow this decision")
     if state.observation(p) != obs:
         raise InvalidObservationError("observation", _first_difference(state.observation(p), obs))
     return state
@@ -542,6 +554,8 @@ def _kind(name, field):
 
 cdef _place_cities(RCState* s, _Builder b, int owner, cities, str field, bint regent):
     cdef int c, card, last
+    if len(cities) != NUM_CITIES:
+        raise InvalidObservationError(field, "must hold six Cities")
     for c, row in enumerate(cities):
         last = -1
         if len(row) > 7:

@@ -1,0 +1,106 @@
+"""`regent bench service`: what the service adds to a search (Recommend through
+a real server on loopback against the same search in process) and its
+throughput with 16 concurrent clients."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import threading
+import time
+from dataclasses import asdict, dataclass
+
+import grpc
+
+import engine
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
+from search.search import SearchConfig, search
+from server.app import BackgroundServer
+from server.convert import observation_to_proto
+from server.limits import ServerLimits
+
+
+@dataclass(frozen=True)
+class ServiceFigures:
+    iterations: int
+    calls: int
+    in_process_ms: float  # median per search
+    through_server_ms: float  # median per Recommend
+    overhead_ratio: float
+    concurrent_clients: int
+    concurrent_calls: int
+    concurrent_seconds: float
+
+    @property
+    def calls_per_second(self) -> float:
+        return self.concurrent_calls / self.concurrent_seconds
+
+
+def _request(iterations: int, seed: int) -> tuple[engine.State, advisor_pb2.RecommendRequest]:
+    state = engine.new_game("royal_cities", 2, seed=seed)
+    for _ in range(8):
+        state.apply_action(state.legal_actions()[-1])
+    request = advisor_pb2.RecommendRequest(
+        observation=observation_to_proto(state.observation(state.current_player)),
+        budget=common_pb2.SearchBudget(iterations=iterations, threads=1),
+        seed=seed,
+    )
+    return state, request
+
+
+def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigures:
+    state, request = _request(iterations, 1)
+    config = SearchConfig(iterations=iterations, threads=1, seed=1)
+    limits = ServerLimits(max_searches=clients)
+    with (
+        BackgroundServer(limits=limits) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        stub.Recommend(request)  # warm up the channel
+        local, remote = [], []
+        for _ in range(calls):  # interleaved, so drift hits both alike
+            start = time.perf_counter()
+            search(state, config)
+            local.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            stub.Recommend(request)
+            remote.append(time.perf_counter() - start)
+        done = []
+
+        def client() -> None:
+            with grpc.insecure_channel(server.address) as own:
+                own_stub = advisor_pb2_grpc.AdvisorServiceStub(own)
+                for _ in range(calls):
+                    own_stub.Recommend(request)
+                    done.append(1)
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=client) for _ in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - start
+    figures = ServiceFigures(
+        iterations=iterations,
+        calls=calls,
+        in_process_ms=statistics.median(local) * 1000,
+        through_server_ms=statistics.median(remote) * 1000,
+        overhead_ratio=statistics.median(remote) / statistics.median(local),
+        concurrent_clients=clients,
+        concurrent_calls=len(done),
+        concurrent_seconds=elapsed,
+    )
+    if as_json:
+        print(
+            json.dumps(asdict(figures) | {"calls_per_second": round(figures.calls_per_second, 1)})
+        )
+    else:
+        print(f"Recommend, {iterations} iterations, median of {calls} calls:")
+        print(f"  in process      {figures.in_process_ms:8.1f} ms")
+        print(f"  through server  {figures.through_server_ms:8.1f} ms")
+        print(f"  overhead ratio  {figures.overhead_ratio:8.3f}")
+        print(f"{clients} concurrent clients, {calls} calls each:")
+        print(f"  throughput      {figures.calls_per_second:8.1f} calls/s")
+    return figures

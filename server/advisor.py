@@ -1,0 +1,181 @@
+"""AdvisorService: stateless advice from one player's observation."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+
+import engine
+from engine.errors import InvalidObservationError
+from engine.royal_cities import RulesConfig
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
+from search.bots import BOT_KINDS, search_config
+from search.search import SearchConfig, SearchResult
+from server.convert import observation_from_proto
+from server.limits import BudgetError, ServerLimits, effective_budget
+from server.searching import SearchSlots, run_in_slices, run_to_end
+from server.status import failed_precondition, invalid_argument, resource_exhausted
+
+
+def report(result: SearchResult) -> common_pb2.SearchReport:
+    """A search result as the proto's SearchReport."""
+    return common_pb2.SearchReport(
+        move=common_pb2.Move(id=result.action, text=result.text),
+        moves=[
+            common_pb2.MoveStatistics(
+                move=common_pb2.Move(id=m.action, text=m.text),
+                visits=m.visits,
+                mean_reward=m.mean_reward,
+                win_chance=m.win_chance,
+            )
+            for m in result.moves
+        ],
+        principal_variation=list(result.principal_variation),
+        iterations=result.iterations,
+        elapsed_seconds=result.elapsed,
+    )
+
+
+class Rejected(Exception):
+    """A request refused with a ready gRPC status."""
+
+    def __init__(self, status: grpc.Status) -> None:
+        super().__init__(status.details)
+        self.status = status
+
+
+def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
+    """The game an observation describes, from the observer's point of view.
+    Field paths start at the request: `observation.royal_cities.players[1].hand[0]`
+    (list indices count the cards in the order sent, except where the engine
+    itself finds the fault, after it has sorted them by kind)."""
+    try:
+        obs = observation_from_proto(observation)
+    except InvalidObservationError as err:
+        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
+    try:
+        return engine.state_from_observation(obs, seed=seed)
+    except InvalidObservationError as err:
+        game = observation.WhichOneof("game")
+        raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
+
+
+class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
+    def __init__(self, limits: ServerLimits, slots: SearchSlots) -> None:
+        self.limits = limits
+        self.slots = slots
+
+    def _config(
+        self, request, context: grpc.aio.ServicerContext
+    ) -> tuple[engine.State, SearchConfig]:
+        """The state to search and the configuration, checked; raises Rejected."""
+        if not request.HasField("observation"):
+            raise Rejected(invalid_argument("observation", "is required"))
+        state = state_of(request.observation, request.seed)
+        if state.is_terminal():
+            raise Rejected(failed_precondition("the game is over: there is no move to advise"))
+        observer = request.observation.royal_cities.observer
+        if state.current_player != observer:
+            raise Rejected(
+                invalid_argument(
+                    "observation.royal_cities.observer",
+                    f"the observer is player {observer}, but player {state.current_player} "
+                    "is to act: advice is for the player to act",
+                )
+            )
+        budget = request.budget
+        try:
+            iterations, seconds, threads = effective_budget(
+                self.limits, budget.iterations, budget.seconds, budget.threads,
+                context.time_remaining(),
+            )  # fmt: skip
+        except BudgetError as err:
+            make = invalid_argument if err.negative else resource_exhausted
+            raise Rejected(make(err.field, err.reason)) from None
+        spec = request.bot or self.limits.default_bot
+        try:
+            config = search_config(
+                spec, iterations=iterations, seconds=seconds, threads=threads, seed=request.seed
+            )
+        except (ValueError, TypeError) as err:
+            raise Rejected(invalid_argument("bot", str(err))) from None
+        if config is None:
+            raise Rejected(
+                invalid_argument("bot", f"advice needs a search bot ({', '.join(BOT_KINDS[2:])})")
+            )
+        return state, config
+
+    async def _abort(self, context: grpc.aio.ServicerContext, status: grpc.Status) -> None:
+        await context.abort_with_status(status)
+
+    async def Recommend(self, request, context):
+        try:
+            state, config = self._config(request, context)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
+        if not self.slots.try_acquire():
+            await self._abort(context, _busy(self.limits))
+        try:
+            result = await run_to_end(state, config)
+        finally:
+            await self.slots.release()
+        return advisor_pb2.RecommendResponse(report=report(result))
+
+    async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
+        try:
+            state, config = self._config(request, context)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
+        if request.interval_ms < 0:
+            await self._abort(context, invalid_argument("interval_ms", "cannot be negative"))
+        interval = (request.interval_ms or self.limits.default_interval_ms) / 1000
+        if not self.slots.try_acquire():
+            await self._abort(context, _busy(self.limits))
+        try:
+            async for result, finished in run_in_slices(state, config, interval):
+                yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
+        finally:
+            await self.slots.release()
+
+    async def LegalMoves(self, request, context):
+        try:
+            if not request.HasField("observation"):
+                raise Rejected(invalid_argument("observation", "is required"))
+            state = state_of(request.observation, 0)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
+        response = advisor_pb2.LegalMovesResponse()
+        if not state.is_terminal():
+            response.player = state.current_player
+            response.moves.extend(
+                common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
+            )
+        return response
+
+    async def ListGames(self, request, context):
+        rules = [
+            advisor_pb2.RulesOption(name=name, default_value=default, description=doc)
+            for name, default, doc in RulesConfig.options()
+        ]
+        return advisor_pb2.ListGamesResponse(
+            games=[
+                advisor_pb2.GameInfo(
+                    game=common_pb2.GAME_ROYAL_CITIES,
+                    name="royal_cities",
+                    player_counts=list(engine.GAMES["royal_cities"][2]),
+                    rules_options=rules,
+                )
+            ],
+            bot_kinds=list(BOT_KINDS),
+            default_bot=self.limits.default_bot,
+        )
+
+
+def _busy(limits: ServerLimits) -> grpc.Status:
+    return resource_exhausted(
+        "budget", f"the server is running its limit of {limits.max_searches} searches; retry later"
+    )
+
+
+__all__ = ["Advisor", "Rejected", "report", "state_of"]

@@ -1,0 +1,176 @@
+"""The gRPC server: Advisor and Match services, health checking, reflection,
+one log line per call, graceful shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2, matches_pb2_grpc
+from server.advisor import Advisor
+from server.limits import ServerLimits
+from server.matches import Matches
+from server.searching import SearchSlots
+
+log = logging.getLogger("regent.server")
+
+SERVICES = (
+    advisor_pb2.DESCRIPTOR.services_by_name["AdvisorService"].full_name,
+    matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
+)
+
+
+def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str:
+    if isinstance(error, asyncio.CancelledError):
+        return "CANCELLED"
+    code = context.code()
+    if code is not None and code != grpc.StatusCode.OK:
+        return code.name
+    return "UNKNOWN" if error is not None else "OK"
+
+
+class CallLog(grpc.aio.ServerInterceptor):
+    """Logs `method status duration` once per call: no request or response
+    content, so never a card."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None:
+            return handler
+        method = details.method
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                start, error = time.perf_counter(), None
+                try:
+                    return await inner(request, context)
+                except BaseException as err:
+                    error = err
+                    raise
+                finally:
+                    _log(method, _code(context, error), start)
+
+            return grpc.unary_unary_rpc_method_handler(
+                unary, handler.request_deserializer, handler.response_serializer
+            )
+        if handler.unary_stream is not None:
+            stream = handler.unary_stream
+
+            async def streaming(
+                request: Any, context: grpc.aio.ServicerContext
+            ) -> AsyncIterator[Any]:
+                start, error = time.perf_counter(), None
+                try:
+                    async for item in stream(request, context):
+                        yield item
+                except BaseException as err:
+                    error = err
+                    raise
+                finally:
+                    _log(method, _code(context, error), start)
+
+            return grpc.unary_stream_rpc_method_handler(
+                streaming, handler.request_deserializer, handler.response_serializer
+            )
+        return handler
+
+
+def _log(method: str, code: str, start: float) -> None:
+    log.info("%s %s %.1fms", method, code, (time.perf_counter() - start) * 1000)
+
+
+class RegentServer:
+    """A running server; `await start()`, then `await stop()` (graceful)."""
+
+    def __init__(self, address: str = "127.0.0.1:50051", limits: ServerLimits | None = None):
+        self.limits = limits or ServerLimits()
+        self.slots = SearchSlots(self.limits.max_searches)
+        self.server = grpc.aio.server(interceptors=[CallLog()])
+        self.advisor = Advisor(self.limits, self.slots)
+        self.matches = Matches(self.limits, self.slots)
+        advisor_pb2_grpc.add_AdvisorServiceServicer_to_server(self.advisor, self.server)
+        matches_pb2_grpc.add_MatchServiceServicer_to_server(self.matches, self.server)
+        self.health = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (*SERVICES, health.SERVICE_NAME, reflection.SERVICE_NAME), self.server
+        )
+        self.port = self.server.add_insecure_port(address)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {address}")
+        host = address.rsplit(":", 1)[0]
+        self.address = f"{host}:{self.port}"
+
+    async def start(self) -> None:
+        await self.server.start()
+        for name in ("", *SERVICES):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info("regent serving on %s", self.address)
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop taking calls, let running ones finish for `grace` seconds."""
+        for name in ("", *SERVICES):
+            await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await self.server.stop(grace)
+        await self.matches.close()
+        log.info("regent stopped")
+
+
+async def serve(address: str, limits: ServerLimits, grace: float = 5.0) -> None:
+    """Run until SIGINT or SIGTERM, then shut down gracefully."""
+    server = RegentServer(address, limits)
+    await server.start()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    await stopping.wait()
+    await server.stop(grace)
+
+
+class BackgroundServer:
+    """A RegentServer on its own event loop in a background thread, for
+    synchronous callers (benchmarks, tests, `regent play`). A context manager."""
+
+    def __init__(self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None):
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="regent-server", daemon=True
+        )
+        self._thread.start()
+        self.server: RegentServer = self._call(self._make(address, limits))
+        self.address = self.server.address
+
+    async def _make(self, address: str, limits: ServerLimits | None) -> RegentServer:
+        server = RegentServer(address, limits)
+        await server.start()
+        return server
+
+    def _call(self, coroutine: Awaitable[Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def stop(self, grace: float = 1.0) -> None:
+        self._call(self.server.stop(grace))
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    def __enter__(self) -> BackgroundServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,415 @@
+"""Conversions between the engine's observations and the service's protobuf messages.
+
+Reading a message (`observation_from_proto`) checks only its shape: enum numbers, card values,
+list lengths and the few strings. Whether the position can happen is left to the engine's
+`state_from_observation`, which raises `InvalidObservationError` with the engine's own paths.
+
+Every error raised here is an `InvalidObservationError` whose `.field` is the path of the bad
+field in the `regent.v1.Observation` message, written with the proto's snake_case field names,
+dots between messages and `[i]` for the i-th entry of a repeated field, e.g.
+`royal_cities.players[1].hand[0]` or `royal_cities.decision.selection[2].city`; a bad card names
+the card itself (not its `colour` or `value`). The one exception is `game`: the oneof left unset.
+
+Lists the engine keeps sorted are sorted when read, so a client may send them in any order:
+hands, `seen_of_mine`, the Market, the discard, drawn cards, taxed Cities, the selection, and
+the passes of a two-player game (an unordered pair). Cities keep their order (bottom card
+first), and so do the passes of 3-4 players, which mean "left first, then right".
+
+Adding a game (Citadels) means writing its two converters and registering them in
+`_TO_PROTO` and `_FROM_PROTO` under its oneof field name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields
+from typing import Any, cast
+
+from engine.errors import InvalidObservationError
+from engine.royal_cities.cards import CITY_COLOURS, COLOURS, parse_kind
+from engine.royal_cities.observation import (
+    PHASES,
+    RESUMES,
+    Decision,
+    Observation,
+    PlayerView,
+    RegentView,
+)
+from engine.royal_cities.rules import RulesConfig
+from regent.v1 import advisor_pb2, royal_cities_pb2
+
+__all__ = [
+    "card_from_proto",
+    "card_to_proto",
+    "observation_from_proto",
+    "observation_to_proto",
+    "rules_from_proto",
+    "rules_to_proto",
+]
+
+_pb = royal_cities_pb2
+
+# Enum numbers, looked up by name so that the proto's numbering is not assumed.
+_COLOUR_NUMBER: dict[str, int] = {
+    c: _pb.RoyalCitiesColour.Value(f"ROYAL_CITIES_COLOUR_{c.upper()}") for c in COLOURS
+}
+_COLOUR_NAME: dict[int, str] = {n: c for c, n in _COLOUR_NUMBER.items()}
+_CITY_NAME: dict[int, str] = {_COLOUR_NUMBER[c]: c for c in CITY_COLOURS}
+_PHASE_NUMBER: dict[str, int] = {
+    p: _pb.RoyalCitiesPhase.Value(f"ROYAL_CITIES_PHASE_{p.upper()}") for p in PHASES
+}
+_PHASE_NAME: dict[int, str] = {n: p for p, n in _PHASE_NUMBER.items()}
+#: Who may own the Knight's white card in `Decision.knight_from`.
+_KNIGHT_OWNERS = ("p0", "p1", "p2", "p3", "regent")
+_NUM_CITIES = len(CITY_COLOURS)
+#: Every card: name -> (colour number, value), and (colour number, value) -> (kind, name).
+#: Observations hold dozens of cards, so looking them up beats parsing them several times over.
+_CARD_FIELDS: dict[str, tuple[int, int]] = {
+    f"{c}-{v}": (_COLOUR_NUMBER[c], v) for c in COLOURS for v in range(7)
+}
+_CARD_KIND: dict[tuple[int, int], tuple[int, str]] = {
+    fv: (parse_kind(name), name) for name, fv in _CARD_FIELDS.items()
+}
+#: A message per card, only ever copied (repeated fields copy what they are given).
+_CARD_MSG: dict[str, royal_cities_pb2.RoyalCitiesCard] = {
+    name: royal_cities_pb2.RoyalCitiesCard(colour=c, value=v)
+    for name, (c, v) in _CARD_FIELDS.items()
+}
+_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
+
+
+# -- cards and rules -----------------------------------------------------------
+
+
+def card_to_proto(name: str) -> royal_cities_pb2.RoyalCitiesCard:
+    """The message for a card name such as `yellow-2`; ValueError for a name that is no card."""
+    msg = _pb.RoyalCitiesCard()
+    msg.CopyFrom(_card_msg(name))
+    return msg
+
+
+def _card_msg(name: str) -> royal_cities_pb2.RoyalCitiesCard:
+    """The shared message of a card: copy it, never change it."""
+    msg = _CARD_MSG.get(name)
+    if msg is None:
+        kind = parse_kind(name)  # another spelling of a card (" Yellow-2"), or ValueError
+        msg = _CARD_MSG[f"{COLOURS[kind // 7]}-{kind % 7}"]
+    return msg
+
+
+def card_from_proto(msg: royal_cities_pb2.RoyalCitiesCard, field: str) -> str:
+    """The engine's name of a card; InvalidObservationError at `field` if it is no card."""
+    return _card(msg, field)[1]
+
+
+def _card(msg: royal_cities_pb2.RoyalCitiesCard, field: str) -> tuple[int, str]:
+    """(kind, name) of a card message: the kind is the engine's sort key."""
+    found = _CARD_KIND.get((msg.colour, msg.value))
+    if found is None:
+        if msg.colour not in _COLOUR_NAME:
+            raise InvalidObservationError(field, f"no card has colour number {msg.colour}")
+        raise InvalidObservationError(field, f"card values go from 0 to 6, not {msg.value}")
+    return found
+
+
+def rules_to_proto(rules: RulesConfig) -> royal_cities_pb2.RoyalCitiesRules:
+    """Every option, the optional ones set explicitly."""
+    return _pb.RoyalCitiesRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+
+
+def rules_from_proto(msg: royal_cities_pb2.RoyalCitiesRules) -> RulesConfig:
+    """The options; an unset `optional bool` takes the engine's default (true for both)."""
+    values: dict[str, bool] = {}
+    for name in _RULES_FIELDS:
+        if msg.DESCRIPTOR.fields_by_name[name].has_presence and not msg.HasField(name):
+            continue  # the dataclass default
+        values[name] = bool(getattr(msg, name))
+    return RulesConfig(**values)
+
+
+# -- observations --------------------------------------------------------------
+
+
+def observation_to_proto(obs: Observation) -> advisor_pb2.Observation:
+    """The message for an engine observation (of any game the service plays)."""
+    to_proto = _TO_PROTO.get(obs.game)
+    if to_proto is None:
+        raise ValueError(f"no protobuf conversion for the game {obs.game!r}")
+    oneof_field, convert = to_proto
+    msg = advisor_pb2.Observation()
+    getattr(msg, oneof_field).CopyFrom(convert(obs))
+    return msg
+
+
+def observation_from_proto(msg: advisor_pb2.Observation) -> Observation:
+    """The engine observation in a message, equal to the engine's own for the same position.
+
+    Raises only InvalidObservationError, whatever the message holds; `.field` is the
+    snake_case path of the bad field (see the module docstring). TypeError if `msg` is not
+    a `regent.v1.Observation` at all: that is a bug in the caller, not a bad request.
+    """
+    if not isinstance(msg, advisor_pb2.Observation):
+        raise TypeError(f"expected a regent.v1.Observation, got {type(msg).__name__}")
+    which = msg.WhichOneof("game")
+    if which is None:
+        raise InvalidObservationError("game", "no game is set")
+    from_proto = _FROM_PROTO.get(which)
+    if from_proto is None:  # a game the proto knows and this server does not yet
+        raise InvalidObservationError("game", f"the game {which!r} is not supported")
+    return from_proto(getattr(msg, which), which)
+
+
+# Royal Cities: engine -> proto.
+
+
+def _rc_to_proto(obs: Observation) -> royal_cities_pb2.RoyalCitiesObservation:
+    """The Royal Cities branch of the oneof; unset optional fields stand for None."""
+    msg = _pb.RoyalCitiesObservation(
+        observer=obs.observer,
+        num_players=obs.num_players,
+        rules=rules_to_proto(obs.rules),
+        season=obs.season,
+        num_seasons=obs.num_seasons,
+        starter=obs.starter,
+        last_purchaser=obs.last_purchaser,
+        players=[_player_to_proto(v) for v in obs.players],
+        market=_cards_to_proto(obs.market),
+        discard=_cards_to_proto(obs.discard),
+        pile_size=obs.pile_size,
+        reserve_size=obs.reserve_size,
+        decision=_decision_to_proto(obs.decision),
+    )
+    if obs.regent is not None:
+        msg.regent.CopyFrom(
+            _pb.RoyalCitiesRegent(vp=obs.regent.vp, cities=_cities_to_proto(obs.regent.cities))
+        )
+    return msg
+
+
+def _cards_to_proto(names: Iterable[str]) -> list[royal_cities_pb2.RoyalCitiesCard]:
+    """Shared messages, for a repeated field to copy."""
+    return [_card_msg(name) for name in names]
+
+
+def _cities_to_proto(
+    cities: Iterable[tuple[str, ...]],
+) -> list[royal_cities_pb2.RoyalCitiesCity]:
+    """Shared messages, for a repeated field to copy."""
+    return [_city_msg(city) for city in cities]
+
+
+@functools.lru_cache(maxsize=4096)
+def _city_msg(cards: tuple[str, ...]) -> royal_cities_pb2.RoyalCitiesCity:
+    """The shared message of a City: games repeat the same few, so they are built once."""
+    return _pb.RoyalCitiesCity(cards=_cards_to_proto(cards))
+
+
+def _player_to_proto(view: PlayerView) -> royal_cities_pb2.RoyalCitiesPlayer:
+    return _pb.RoyalCitiesPlayer(
+        vp=view.vp,
+        hero_up=view.hero_up,
+        purchased=view.purchased,
+        committed=view.committed,
+        age_rank=view.age_rank,
+        hand_size=view.hand_size,
+        hand=_cards_to_proto(view.hand),
+        seen_of_mine=_cards_to_proto(view.seen_of_mine),
+        cities=_cities_to_proto(view.cities),
+    )
+
+
+def _decision_to_proto(d: Decision) -> royal_cities_pb2.RoyalCitiesDecision:
+    msg = _pb.RoyalCitiesDecision(
+        phase=_PHASE_NUMBER[d.phase],
+        turn_played=d.turn_played,
+        from_revolt=d.from_revolt,
+        knight_from=d.knight_from or "",
+        power=d.power,
+        taken=d.taken,
+        drawn=_cards_to_proto(d.drawn),
+        drawn_hidden=d.drawn_hidden,
+        selection=[
+            _pb.RoyalCitiesSelection(card=_card_msg(card), city=_COLOUR_NUMBER[city])
+            for card, city in d.selection
+        ],
+        passes=_cards_to_proto(d.passes),
+        tax_left=d.tax_left,
+        taxed=[_COLOUR_NUMBER[c] for c in d.taxed],
+        season_vp=d.season_vp,
+        season_influence=d.season_influence,
+        regent_draws=d.regent_draws,
+        resume=d.resume,
+    )
+    if d.player is not None:
+        msg.player = d.player
+    if d.effect is not None:
+        msg.effect = d.effect
+    if d.min_card is not None:
+        msg.min_card.CopyFrom(_card_msg(d.min_card))
+    if d.first_build is not None:
+        msg.first_build.CopyFrom(_card_msg(d.first_build))
+    return msg
+
+
+# Royal Cities: proto -> engine. `path` is the field path of the message being read.
+
+
+def _rc_from_proto(msg: royal_cities_pb2.RoyalCitiesObservation, path: str) -> Observation:
+    """The Royal Cities branch of the oneof, its shape checked (see the module docstring)."""
+    num_players = msg.num_players
+    regent = None
+    if msg.HasField("regent"):
+        regent = RegentView(
+            vp=msg.regent.vp, cities=_cities(msg.regent.cities, f"{path}.regent.cities")
+        )
+    return Observation(
+        observer=msg.observer,
+        num_players=num_players,
+        rules=rules_from_proto(msg.rules),
+        season=msg.season,
+        num_seasons=msg.num_seasons,
+        starter=msg.starter,
+        last_purchaser=msg.last_purchaser,
+        players=tuple(_player(p, f"{path}.players[{i}]") for i, p in enumerate(msg.players)),
+        regent=regent,
+        market=_sorted_cards(msg.market, f"{path}.market"),
+        discard=_sorted_cards(msg.discard, f"{path}.discard"),
+        pile_size=msg.pile_size,
+        reserve_size=msg.reserve_size,
+        decision=_decision(msg.decision, f"{path}.decision", num_players),
+    )
+
+
+def _read_cards(
+    cards: Sequence[royal_cities_pb2.RoyalCitiesCard], path: str
+) -> list[tuple[int, str]]:
+    """(kind, name) of each card, in the message's order."""
+    read = [_CARD_KIND.get((c.colour, c.value)) for c in cards]
+    if None in read:  # name the first bad card
+        i = read.index(None)
+        _card(cards[i], f"{path}[{i}]")
+    return cast("list[tuple[int, str]]", read)
+
+
+def _sorted_cards(cards: Sequence[royal_cities_pb2.RoyalCitiesCard], path: str) -> tuple[str, ...]:
+    """The cards in the engine's order: by kind (colour * 7 + value, white last)."""
+    return tuple(name for _, name in sorted(_read_cards(cards, path)))
+
+
+def _cards_in_order(
+    cards: Sequence[royal_cities_pb2.RoyalCitiesCard], path: str
+) -> tuple[str, ...]:
+    """The cards as the message orders them (Cities, 3-4 player passes)."""
+    return tuple(name for _, name in _read_cards(cards, path))
+
+
+def _cities(
+    cities: Sequence[royal_cities_pb2.RoyalCitiesCity], path: str
+) -> tuple[tuple[str, ...], ...]:
+    """Six Cities in colour order, bottom card first; none at all reads as six empty ones."""
+    if not cities:
+        return ((),) * _NUM_CITIES
+    if len(cities) != _NUM_CITIES:
+        raise InvalidObservationError(path, f"must hold six Cities, not {len(cities)}")
+    return tuple(_cards_in_order(city.cards, f"{path}[{c}].cards") for c, city in enumerate(cities))
+
+
+def _player(msg: royal_cities_pb2.RoyalCitiesPlayer, path: str) -> PlayerView:
+    return PlayerView(
+        vp=msg.vp,
+        hero_up=msg.hero_up,
+        purchased=msg.purchased,
+        committed=msg.committed,
+        age_rank=msg.age_rank,
+        hand_size=msg.hand_size,
+        hand=_sorted_cards(msg.hand, f"{path}.hand"),
+        seen_of_mine=_sorted_cards(msg.seen_of_mine, f"{path}.seen_of_mine"),
+        cities=_cities(msg.cities, f"{path}.cities"),
+    )
+
+
+def _city(number: int, field: str) -> tuple[int, str]:
+    """(index, name) of a City colour: purple to green, never white."""
+    name = _CITY_NAME.get(number)
+    if name is None:
+        raise InvalidObservationError(field, f"no City has colour number {number}")
+    return CITY_COLOURS.index(name), name
+
+
+def _six_ints(values: Sequence[int], field: str) -> tuple[int, ...]:
+    """One number per City; an empty list reads as six zeros."""
+    if not values:
+        return (0,) * _NUM_CITIES
+    if len(values) != _NUM_CITIES:
+        raise InvalidObservationError(field, f"must list six Cities, not {len(values)}")
+    return tuple(values)
+
+
+def _knight_from(text: str, field: str) -> str | None:
+    """`p1 red` or `regent red` (any case or spacing), or None when empty."""
+    if not text:
+        return None
+    words = text.lower().split()
+    if len(words) != 2 or words[0] not in _KNIGHT_OWNERS or words[1] not in CITY_COLOURS:
+        raise InvalidObservationError(
+            field, f"must read like 'p1 red' or 'regent red', not {text[:40]!r}"
+        )
+    return " ".join(words)
+
+
+def _decision(msg: royal_cities_pb2.RoyalCitiesDecision, path: str, num_players: int) -> Decision:
+    phase = _PHASE_NAME.get(msg.phase)
+    if phase is None:
+        raise InvalidObservationError(f"{path}.phase", f"no phase has number {msg.phase}")
+    resume = msg.resume or "setup"
+    if resume not in RESUMES:
+        raise InvalidObservationError(
+            f"{path}.resume", f"must be 'setup' or 'catch_up', not {resume[:40]!r}"
+        )
+    selection = []
+    for i, sel in enumerate(msg.selection):
+        field = f"{path}.selection[{i}]"
+        kind, card = _card(sel.card, f"{field}.card")
+        city_index, city = _city(sel.city, f"{field}.city")
+        selection.append((kind, city_index, card, city))
+    taxed = sorted(_city(c, f"{path}.taxed[{i}]") for i, c in enumerate(msg.taxed))
+    passes = _read_cards(msg.passes, f"{path}.passes")
+    if num_players == 2:  # an unordered pair, which the engine lists low kind first
+        passes.sort()
+    return Decision(
+        phase=phase,
+        player=msg.player if msg.HasField("player") else None,
+        turn_played=msg.turn_played,
+        effect=msg.effect if msg.HasField("effect") else None,
+        from_revolt=msg.from_revolt,
+        knight_from=_knight_from(msg.knight_from, f"{path}.knight_from"),
+        power=msg.power,
+        min_card=(_card(msg.min_card, f"{path}.min_card")[1] if msg.HasField("min_card") else None),
+        taken=msg.taken,
+        drawn=_sorted_cards(msg.drawn, f"{path}.drawn"),
+        drawn_hidden=msg.drawn_hidden,
+        selection=tuple((card, city) for _, _, card, city in sorted(selection)),
+        passes=tuple(name for _, name in passes),
+        first_build=(
+            _card(msg.first_build, f"{path}.first_build")[1]
+            if msg.HasField("first_build")
+            else None
+        ),
+        tax_left=msg.tax_left,
+        taxed=tuple(name for _, name in taxed),
+        season_vp=_six_ints(msg.season_vp, f"{path}.season_vp"),
+        season_influence=_six_ints(msg.season_influence, f"{path}.season_influence"),
+        regent_draws=msg.regent_draws,
+        resume=resume,
+    )
+
+
+#: Observation.game -> (the oneof field of regent.v1.Observation, engine -> proto).
+_TO_PROTO: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "royal_cities": ("royal_cities", _rc_to_proto),
+}
+#: The oneof field of regent.v1.Observation -> (its message, its path) -> engine.
+_FROM_PROTO: dict[str, Callable[[Any, str], Any]] = {
+    "royal_cities": _rc_from_proto,
+}

@@ -1,0 +1,76 @@
+"""What one call may ask of the server, and how a request's budget is capped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Server-wide limits; `regent serve` sets them from its options."""
+
+    max_iterations: int = 1_000_000
+    max_seconds: float = 60.0
+    #: Searches running at once; a call beyond that gets RESOURCE_EXHAUSTED.
+    max_searches: int = 4
+    max_threads: int = 2
+    default_threads: int = 1
+    #: The budget of a request that sets none.
+    default_iterations: int = 5000
+    #: Analyze reports every this many milliseconds unless asked otherwise.
+    default_interval_ms: int = 250
+    #: Time kept back from a call's deadline to send the answer.
+    deadline_margin: float = 0.03
+    default_bot: str = "mo-ismcts"
+    max_matches: int = 1000
+
+
+class BudgetError(Exception):
+    """A budget the server will not run: `negative` ones are invalid arguments,
+    the others exceed a limit."""
+
+    def __init__(self, field: str, reason: str, *, negative: bool) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+        self.negative = negative
+
+
+def effective_budget(
+    limits: ServerLimits,
+    iterations: int,
+    seconds: float,
+    threads: int,
+    time_remaining: float | None,
+) -> tuple[int, float, int]:
+    """(iterations, seconds, threads) to search with: the request's budget, the
+    server's defaults where it sets none, and never past the call's deadline."""
+    for name, value in (("iterations", iterations), ("seconds", seconds), ("threads", threads)):
+        if value < 0:
+            raise BudgetError(f"budget.{name}", "cannot be negative", negative=True)
+    if seconds != seconds:  # NaN
+        raise BudgetError("budget.seconds", "is not a number", negative=True)
+    if iterations > limits.max_iterations:
+        raise BudgetError(
+            "budget.iterations",
+            f"{iterations} exceeds the server's limit of {limits.max_iterations}",
+            negative=False,
+        )
+    if seconds > limits.max_seconds:
+        raise BudgetError(
+            "budget.seconds",
+            f"{seconds:g} exceeds the server's limit of {limits.max_seconds:g} s",
+            negative=False,
+        )
+    if threads > limits.max_threads:
+        raise BudgetError(
+            "budget.threads",
+            f"{threads} exceeds the server's limit of {limits.max_threads}",
+            negative=False,
+        )
+    if iterations == 0 and seconds == 0:
+        iterations = limits.default_iterations
+    if time_remaining is not None:
+        cap = max(0.001, time_remaining - limits.deadline_margin)
+        seconds = cap if seconds == 0 else min(seconds, cap)
+    return iterations, seconds, threads or limits.default_threads

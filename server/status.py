@@ -1,0 +1,48 @@
+"""Standard gRPC statuses for the service's errors; invalid arguments carry
+field-level details (google.rpc.BadRequest)."""
+
+from __future__ import annotations
+
+import grpc
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+Violation = error_details_pb2.BadRequest.FieldViolation
+
+
+def invalid_argument(field: str, reason: str) -> grpc.Status:
+    """INVALID_ARGUMENT naming the bad field, readable as a message and as details."""
+    return _with_field(code_pb2.INVALID_ARGUMENT, field, reason)
+
+
+def resource_exhausted(field: str, reason: str) -> grpc.Status:
+    return _with_field(code_pb2.RESOURCE_EXHAUSTED, field, reason)
+
+
+def failed_precondition(message: str) -> grpc.Status:
+    return _plain(code_pb2.FAILED_PRECONDITION, message)
+
+
+def not_found(message: str) -> grpc.Status:
+    return _plain(code_pb2.NOT_FOUND, message)
+
+
+def unauthenticated(message: str) -> grpc.Status:
+    return _plain(code_pb2.UNAUTHENTICATED, message)
+
+
+def permission_denied(message: str) -> grpc.Status:
+    return _plain(code_pb2.PERMISSION_DENIED, message)
+
+
+def _plain(code: int, message: str) -> grpc.Status:
+    return rpc_status.to_status(status_pb2.Status(code=code, message=message))
+
+
+def _with_field(code: int, field: str, reason: str) -> grpc.Status:
+    details = error_details_pb2.BadRequest(
+        field_violations=[Violation(field=field, description=reason)]
+    )
+    status = status_pb2.Status(code=code, message=f"{field}: {reason}")
+    status.details.add().Pack(details)
+    return rpc_status.to_status(status)
