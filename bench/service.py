@@ -4,18 +4,24 @@ throughput with 16 concurrent clients."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import multiprocessing
+import socket
 import statistics
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.search import SearchConfig, search
-from server.app import BackgroundServer
+from server.app import serve
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
 
@@ -48,14 +54,36 @@ def _request(iterations: int, seed: int) -> tuple[engine.State, advisor_pb2.Reco
     return state, request
 
 
+def _serve(address: str, limits: ServerLimits) -> None:
+    asyncio.run(serve(address, limits))
+
+
+@contextmanager
+def server_process(limits: ServerLimits) -> Iterator[str]:
+    """`regent serve` in its own process (as in production), on a free loopback port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{probe.getsockname()[1]}"
+    process = multiprocessing.get_context("spawn").Process(
+        target=_serve, args=(address, limits), daemon=True
+    )
+    process.start()
+    try:
+        with grpc.insecure_channel(address) as channel:
+            grpc.channel_ready_future(channel).result(timeout=30)
+            check = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+            assert check.status == health_pb2.HealthCheckResponse.SERVING
+        yield address
+    finally:
+        process.terminate()
+        process.join(10)
+
+
 def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigures:
     state, request = _request(iterations, 1)
     config = SearchConfig(iterations=iterations, threads=1, seed=1)
     limits = ServerLimits(max_searches=clients)
-    with (
-        BackgroundServer(limits=limits) as server,
-        grpc.insecure_channel(server.address) as channel,
-    ):
+    with server_process(limits) as address, grpc.insecure_channel(address) as channel:
         stub = advisor_pb2_grpc.AdvisorServiceStub(channel)
         stub.Recommend(request)  # warm up the channel
         local, remote = [], []
@@ -69,7 +97,7 @@ def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigu
         done = []
 
         def client() -> None:
-            with grpc.insecure_channel(server.address) as own:
+            with grpc.insecure_channel(address) as own:
                 own_stub = advisor_pb2_grpc.AdvisorServiceStub(own)
                 for _ in range(calls):
                     own_stub.Recommend(request)
