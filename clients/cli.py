@@ -64,15 +64,23 @@ def _watch(args: argparse.Namespace) -> int:
     return watch(args)
 
 
-def _count(text: str) -> int:
-    """A non-negative integer option."""
+def count(text: str) -> int:
+    """A non-negative integer option (argparse names the function in its errors)."""
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
 
 
-def _seconds(text: str) -> float:
+def positive(text: str) -> int:
+    """An integer option of 1 or more."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
     """A non-negative number of seconds."""
     value = float(text)
     if not value >= 0:
@@ -84,61 +92,87 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     """`serve`, `hint`, `play` and `watch`: the gRPC service and its clients."""
     limits = ServerLimits()
     serve = commands.add_parser("serve", help="run the gRPC service (Advisor and Match)")
-    serve.add_argument("--address", default="127.0.0.1:50051", help="host:port to listen on")
+    serve.add_argument(
+        "--address", default="127.0.0.1:50051", metavar="HOST:PORT", help="where to listen"
+    )
     serve.add_argument(
         "--max-iterations",
-        type=_count,
+        metavar="N",
+        type=positive,
         default=limits.max_iterations,
         help=f"most iterations a request may ask (default: {limits.max_iterations})",
     )
     serve.add_argument(
         "--max-seconds",
-        type=_seconds,
+        metavar="S",
+        type=seconds,
         default=limits.max_seconds,
         help=f"longest search a request may ask (default: {limits.max_seconds:g})",
     )
     serve.add_argument(
         "--max-searches",
-        type=_count,
+        metavar="N",
+        type=positive,
         default=limits.max_searches,
         help=f"searches running at once (default: {limits.max_searches})",
     )
     serve.add_argument(
         "--threads",
-        type=_count,
+        metavar="N",
+        type=positive,
         default=limits.default_threads,
         help=f"threads of a search that asks none (default: {limits.default_threads})",
     )
     serve.add_argument(
         "--max-threads",
-        type=_count,
+        metavar="N",
+        type=positive,
         default=limits.max_threads,
         help=f"most threads a search may ask (default: {limits.max_threads})",
     )
     serve.add_argument(
         "--grace",
-        type=_seconds,
+        metavar="S",
+        type=seconds,
         default=5.0,
         help="seconds running calls get to finish at shutdown (default: 5)",
     )
-    serve.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="info logs one line per call (default: info)",
+    )
     serve.set_defaults(func=_serve)
 
     hint = commands.add_parser("hint", help="the recommended move of an observation (JSON)")
     hint.add_argument("file", help="a regent.v1.Observation in protobuf JSON, or - for stdin")
     where = hint.add_mutually_exclusive_group()
-    where.add_argument("--server", default="127.0.0.1:50051", help="host:port of the service")
+    where.add_argument(
+        "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the service"
+    )
     where.add_argument("--local", action="store_true", help="search in this process")
     hint.add_argument(
-        "--iterations", type=_count, default=0, help="search iterations (0: the server's default)"
+        "--iterations",
+        metavar="N",
+        type=count,
+        default=0,
+        help="search iterations (0: the server's default)",
     )
-    hint.add_argument("--seconds", type=_seconds, default=0.0, help="search time (0: no limit)")
     hint.add_argument(
-        "--threads", type=_count, default=0, help="search threads (0: the server's default)"
+        "--seconds", metavar="S", type=seconds, default=0.0, help="search time (0: no limit)"
     )
-    hint.add_argument("--seed", type=_count, default=0, help="search seed (default: 0)")
+    hint.add_argument(
+        "--threads",
+        metavar="N",
+        type=count,
+        default=0,
+        help="search threads (0: the server's default)",
+    )
+    hint.add_argument("--seed", metavar="N", type=count, default=0, help="search seed (default: 0)")
     hint.add_argument(
         "--bot",
+        metavar="SPEC",
         default="",
         help=f"search bot spec, e.g. mo-ismcts:c=0.7 (default: {limits.default_bot})",
     )
@@ -153,13 +187,21 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         choices=[1, 2, 3, 4],
         help="players, you included; 1 is the solo mode against the Regent",
     )
-    play.add_argument("--bot", default="mo-ismcts:iterations=2000", help="the other seats' bot")
-    play.add_argument("--server", help="host:port of the service (default: one in this process)")
-    play.add_argument("--seed", type=_count, help="the deal (default: a random one)")
+    play.add_argument(
+        "--bot",
+        default="mo-ismcts:iterations=2000",
+        metavar="SPEC",
+        help="the other seats' bot (default: mo-ismcts:iterations=2000)",
+    )
+    play.add_argument(
+        "--server", metavar="HOST:PORT", help="the service (default: one in this process)"
+    )
+    play.add_argument("--seed", metavar="N", type=count, help="the deal (default: a random one)")
     play.add_argument("--hint", action="store_true", help="show the advisor's move before yours")
     play.add_argument(
         "--hint-iterations",
-        type=_count,
+        metavar="N",
+        type=count,
         default=2000,
         help="the advisor's iterations (default: 2000)",
     )
@@ -167,8 +209,12 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
 
     watch = commands.add_parser("watch", help="print a match's events until it ends")
     watch.add_argument("match", help="the match id")
-    watch.add_argument("--token", required=True, help="a seat's token: you see what it sees")
-    watch.add_argument("--server", default="127.0.0.1:50051", help="host:port of the service")
+    watch.add_argument(
+        "--token", required=True, metavar="TOKEN", help="a seat's token: you see what it sees"
+    )
+    watch.add_argument(
+        "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the service"
+    )
     watch.set_defaults(func=_watch)
 
 

@@ -99,7 +99,8 @@ class RegentServer:
     def __init__(self, address: str = "127.0.0.1:50051", limits: ServerLimits | None = None):
         self.limits = limits or ServerLimits()
         self.slots = SearchSlots(self.limits.max_searches)
-        self.server = grpc.aio.server(interceptors=[CallLog()])
+        # No SO_REUSEPORT: a second server on a busy port must fail, not share it.
+        self.server = grpc.aio.server(interceptors=[CallLog()], options=[("grpc.so_reuseport", 0)])
         self.advisor = Advisor(self.limits, self.slots)
         self.matches = Matches(self.limits, self.slots)
         advisor_pb2_grpc.add_AdvisorServiceServicer_to_server(self.advisor, self.server)

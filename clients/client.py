@@ -1,0 +1,296 @@
+"""A small synchronous client of the Regent service: one method per call, proto messages in
+and out, and a `RegentError` (code, message, blamed fields) instead of a raw `grpc.RpcError`.
+
+    with RegentClient("127.0.0.1:50051") as client:
+        advice = client.recommend(state.observation(0), iterations=2000)
+        print(advice.move.text)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from regent.v1 import (
+    advisor_pb2,
+    advisor_pb2_grpc,
+    common_pb2,
+    matches_pb2,
+    matches_pb2_grpc,
+    royal_cities_pb2,
+)
+
+if TYPE_CHECKING:
+    from engine.royal_cities import Observation as EngineObservation
+
+__all__ = ["FieldViolation", "RegentClient", "RegentError", "Stream", "seat_spec"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FieldViolation:
+    """One field a request got wrong, as the server's google.rpc.BadRequest names it."""
+
+    field: str
+    description: str
+
+
+class RegentError(Exception):
+    """A failed call: its gRPC status code, the server's message, and the fields it blamed."""
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        message: str,
+        field_violations: Sequence[FieldViolation] = (),
+    ) -> None:
+        super().__init__(f"{code.name}: {message}")
+        self.code = code
+        self.message = message
+        self.field_violations = tuple(field_violations)
+
+    @classmethod
+    def from_rpc(cls, error: grpc.RpcError) -> RegentError:
+        """Read the status of a failed call, with its BadRequest details when it has some."""
+        if not isinstance(error, grpc.Call):  # the sync API's errors all are; be safe
+            return cls(grpc.StatusCode.UNKNOWN, str(error))
+        try:
+            status = rpc_status.from_call(error)
+        except ValueError:  # trailers that contradict the status line: keep the status line
+            status = None
+        violations: list[FieldViolation] = []
+        for detail in status.details if status is not None else ():
+            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad_request = error_details_pb2.BadRequest()
+                detail.Unpack(bad_request)
+                violations.extend(
+                    FieldViolation(v.field, v.description) for v in bad_request.field_violations
+                )
+        return cls(error.code(), error.details() or "", violations)
+
+
+class Stream(Generic[T]):
+    """The messages of a server-streaming call, as an iterator; `close()` (or leaving a
+    `with` block) cancels the call, and the iteration then simply ends."""
+
+    def __init__(self, call: Any, unwrap: Callable[[Any], T]) -> None:
+        self._call = call
+        self._unwrap = unwrap
+        self._closed = False
+
+    def __iter__(self) -> Iterator[T]:
+        return self
+
+    def __next__(self) -> T:
+        try:
+            return self._unwrap(next(self._call))
+        except grpc.RpcError as err:
+            if self._closed and err.code() == grpc.StatusCode.CANCELLED:
+                raise StopIteration from None
+            raise RegentError.from_rpc(err) from None
+
+    def close(self) -> None:
+        """Cancel the call (the server stops its work for it); harmless once it has ended."""
+        self._closed = True
+        self._call.cancel()
+
+    def __enter__(self) -> Stream[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def seat_spec(spec: str) -> matches_pb2.SeatSpec:
+    """`human:NAME` for a human seat; `bot:SPEC` or a bare bot spec such as
+    `mo-ismcts:iterations=500` for a bot seat."""
+    kind, _, rest = spec.partition(":")
+    if kind == "human":
+        return matches_pb2.SeatSpec(human_name=rest)
+    if kind == "bot":
+        return matches_pb2.SeatSpec(bot=rest)
+    return matches_pb2.SeatSpec(bot=spec)
+
+
+def _game(game: str | int) -> int:
+    """The Game enum number of `royal_cities` (or `royal-cities`, or the number itself)."""
+    if isinstance(game, int):
+        return game
+    try:
+        return common_pb2.Game.Value("GAME_" + game.strip().upper().replace("-", "_"))
+    except ValueError:
+        raise ValueError(f"unknown game {game!r}") from None
+
+
+def _observation(observation: advisor_pb2.Observation | EngineObservation) -> Any:
+    """The proto message of an observation, converting an engine one."""
+    if isinstance(observation, advisor_pb2.Observation):
+        return observation
+    # Only engine observations need the engine, so only they import it.
+    from server.convert import observation_to_proto
+
+    return observation_to_proto(observation)
+
+
+def _budget(iterations: int, seconds: float, threads: int) -> common_pb2.SearchBudget:
+    return common_pb2.SearchBudget(iterations=iterations, seconds=seconds, threads=threads)
+
+
+class RegentClient:
+    """The Advisor and Match services at `address` (host:port), over one insecure channel.
+
+    Every method takes `timeout` (seconds, None for none) and raises RegentError when the
+    call fails.
+    """
+
+    def __init__(self, address: str = "127.0.0.1:50051") -> None:
+        self.address = address
+        self.channel = grpc.insecure_channel(address)
+        self._advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
+        self._matches = matches_pb2_grpc.MatchServiceStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> RegentClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Block until the channel connects; RegentError(UNAVAILABLE) after `timeout` s."""
+        try:
+            grpc.channel_ready_future(self.channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            raise RegentError(
+                grpc.StatusCode.UNAVAILABLE, f"no server at {self.address} after {timeout} s"
+            ) from None
+
+    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+        try:
+            return method(request, timeout=timeout)
+        except grpc.RpcError as err:
+            raise RegentError.from_rpc(err) from None
+
+    # -- AdvisorService ------------------------------------------------------------
+
+    def recommend(
+        self,
+        observation: advisor_pb2.Observation | EngineObservation,
+        iterations: int = 0,
+        seconds: float = 0,
+        threads: int = 0,
+        seed: int = 0,
+        bot: str = "",
+        timeout: float | None = None,
+    ) -> common_pb2.SearchReport:
+        """The move to play for the observer (who must be the player to act), with the
+        statistics behind it. Zero budgets take the server's defaults."""
+        request = advisor_pb2.RecommendRequest(
+            observation=_observation(observation),
+            budget=_budget(iterations, seconds, threads),
+            seed=seed,
+            bot=bot,
+        )
+        return self._call(self._advisor.Recommend, request, timeout).report
+
+    def analyze(
+        self,
+        observation: advisor_pb2.Observation | EngineObservation,
+        iterations: int = 0,
+        seconds: float = 0,
+        threads: int = 0,
+        seed: int = 0,
+        bot: str = "",
+        interval_ms: int = 0,
+        timeout: float | None = None,
+    ) -> Stream[common_pb2.SearchReport]:
+        """The search's report every `interval_ms` while it runs; the last one is final.
+        Closing the stream stops the search."""
+        request = advisor_pb2.AnalyzeRequest(
+            observation=_observation(observation),
+            budget=_budget(iterations, seconds, threads),
+            seed=seed,
+            bot=bot,
+            interval_ms=interval_ms,
+        )
+        return Stream(self._advisor.Analyze(request, timeout=timeout), lambda r: r.report)
+
+    def legal_moves(
+        self,
+        observation: advisor_pb2.Observation | EngineObservation,
+        timeout: float | None = None,
+    ) -> advisor_pb2.LegalMovesResponse:
+        """The player to act (unset once the game is over) and their moves."""
+        request = advisor_pb2.LegalMovesRequest(observation=_observation(observation))
+        return self._call(self._advisor.LegalMoves, request, timeout)
+
+    def list_games(self, timeout: float | None = None) -> advisor_pb2.ListGamesResponse:
+        """The games, player counts, rules options and bot kinds on offer."""
+        return self._call(self._advisor.ListGames, advisor_pb2.ListGamesRequest(), timeout)
+
+    # -- MatchService --------------------------------------------------------------
+
+    def create_match(
+        self,
+        game: str | int,
+        seats: Sequence[str],
+        seed: int = 0,
+        rules: Mapping[str, bool] | royal_cities_pb2.RoyalCitiesRules | None = None,
+        timeout: float | None = None,
+    ) -> matches_pb2.CreateMatchResponse:
+        """A new match hosted by the server: `seats` as `human:NAME` or a bot spec (see
+        `seat_spec`), `rules` as RoyalCitiesRules or option names -> values. The response
+        holds the match id and each human seat's secret token."""
+        if rules is None or isinstance(rules, royal_cities_pb2.RoyalCitiesRules):
+            rules_msg = rules
+        else:
+            rules_msg = royal_cities_pb2.RoyalCitiesRules(**rules)
+        request = matches_pb2.CreateMatchRequest(
+            game=_game(game),
+            seats=[seat_spec(s) for s in seats],
+            royal_cities_rules=rules_msg,
+            seed=seed,
+        )
+        return self._call(self._matches.CreateMatch, request, timeout)
+
+    def get_view(
+        self, match_id: str, token: str, timeout: float | None = None
+    ) -> matches_pb2.GetViewResponse:
+        """The seat's observation, and its legal moves when it is to act."""
+        request = matches_pb2.GetViewRequest(match_id=match_id, token=token)
+        return self._call(self._matches.GetView, request, timeout)
+
+    def play(
+        self, match_id: str, token: str, move: str | int, timeout: float | None = None
+    ) -> matches_pb2.GetViewResponse:
+        """Play a move, named by its text (`play hand red-3`) or its id; the seat's new view."""
+        chosen = common_pb2.Move(id=move) if isinstance(move, int) else common_pb2.Move(text=move)
+        request = matches_pb2.PlayRequest(match_id=match_id, token=token, move=chosen)
+        return self._call(self._matches.Play, request, timeout).view
+
+    def watch(
+        self, match_id: str, token: str, timeout: float | None = None
+    ) -> Stream[matches_pb2.MatchEvent]:
+        """The events the seat may see, from the start of the match; ends with the match."""
+        request = matches_pb2.WatchRequest(match_id=match_id, token=token)
+        return Stream(self._matches.Watch(request, timeout=timeout), lambda r: r.event)
+
+    def list_matches(self, timeout: float | None = None) -> list[matches_pb2.MatchSummary]:
+        """Every match the server hosts."""
+        request = matches_pb2.ListMatchesRequest()
+        return list(self._call(self._matches.ListMatches, request, timeout).matches)
+
+    def resign(
+        self, match_id: str, token: str, timeout: float | None = None
+    ) -> matches_pb2.GetViewResponse:
+        """Give up: the match ends and the seat loses. The seat's final view."""
+        request = matches_pb2.ResignRequest(match_id=match_id, token=token)
+        return self._call(self._matches.Resign, request, timeout).view

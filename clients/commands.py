@@ -1,0 +1,465 @@
+"""The service's subcommands of `regent`: `serve`, `hint`, `play` and `watch`.
+
+Each takes the parsed arguments (see clients/cli.py) and returns the exit status: 0 when
+done, 2 for bad input (the message names the field), 1 when the service fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+
+import engine
+from clients.client import RegentClient, RegentError, Stream
+from engine.royal_cities.cards import EFFECTS
+from regent.v1 import advisor_pb2, common_pb2, matches_pb2, royal_cities_pb2
+from search.bots import BOT_KINDS, search_config
+from search.search import search
+from server.advisor import report
+from server.app import BackgroundServer
+from server.app import serve as run_server
+from server.convert import observation_from_proto
+from server.limits import ServerLimits
+
+_rc = royal_cities_pb2
+_FINISHED = matches_pb2.MATCH_STATUS_FINISHED
+#: Codes that blame what the user gave (exit status 2), not the service (1).
+_BAD_REQUEST = (
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.NOT_FOUND,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.UNAUTHENTICATED,
+)
+
+
+class BadInput(Exception):
+    """Input the command refuses; its message names what is wrong."""
+
+
+def _fail(command: str, error: Exception, address: str | None = None) -> int:
+    """Print one line about `error` and return the exit status it calls for."""
+    if isinstance(error, RegentError):
+        message = error.message
+        if error.code == grpc.StatusCode.UNAVAILABLE and address:
+            message = f"cannot reach a Regent server at {address}: {message}"
+        print(f"regent {command}: {message}", file=sys.stderr)
+        return 2 if error.code in _BAD_REQUEST else 1
+    print(f"regent {command}: {error}", file=sys.stderr)
+    return 2
+
+
+# -- serve ---------------------------------------------------------------------
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the service until SIGINT or SIGTERM; the server logs one line per call."""
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.threads > args.max_threads:
+        print("regent serve: --threads cannot exceed --max-threads", file=sys.stderr)
+        return 2
+    limits = ServerLimits(
+        max_iterations=args.max_iterations,
+        max_seconds=args.max_seconds,
+        max_searches=args.max_searches,
+        default_threads=args.threads,
+        max_threads=args.max_threads,
+    )
+    try:
+        asyncio.run(run_server(args.address, limits, args.grace))
+    except (OSError, RuntimeError) as err:  # the address cannot be bound
+        print(f"regent serve: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+@contextmanager
+def _service(address: str | None) -> Iterator[str]:
+    """The address of the server to use: `address`, or an in-process one started for the
+    duration of the block."""
+    if address:
+        yield address
+        return
+    with BackgroundServer() as local:
+        yield local.address
+
+
+# -- hint ----------------------------------------------------------------------
+
+
+def hint(args: argparse.Namespace) -> int:
+    """Print the recommended move of an observation in protobuf JSON, from a server or
+    from a search in this process (`--local`)."""
+    try:
+        observation = read_observation(args.file)
+        if args.local:
+            result = _local_report(observation, args)
+        else:
+            with RegentClient(args.server) as client:
+                result = client.recommend(
+                    observation,
+                    iterations=args.iterations,
+                    seconds=args.seconds,
+                    threads=args.threads,
+                    seed=args.seed,
+                    bot=args.bot,
+                )
+    except (BadInput, RegentError) as err:
+        return _fail("hint", err, None if args.local else args.server)
+    print(format_report(result, observation))
+    return 0
+
+
+def read_observation(path: str) -> advisor_pb2.Observation:
+    """A `regent.v1.Observation` in protobuf's JSON mapping, from a file or `-` (stdin)."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(f"cannot read {path}: {err}") from None
+    try:
+        return json_format.Parse(text, advisor_pb2.Observation())
+    except json_format.ParseError as err:
+        raise BadInput(f"{path}: not a regent.v1.Observation in JSON: {err}") from None
+
+
+def _local_report(
+    observation: advisor_pb2.Observation, args: argparse.Namespace
+) -> common_pb2.SearchReport:
+    """Search in this process with the checks and defaults the server applies."""
+    try:
+        state = engine.state_from_observation(observation_from_proto(observation), args.seed)
+    except engine.InvalidObservationError as err:
+        raise BadInput(f"observation.{err.field}: {err.reason}") from None
+    if state.is_terminal():
+        raise BadInput("the game is over: there is no move to advise")
+    observer = observation.royal_cities.observer
+    if state.current_player != observer:
+        raise BadInput(
+            f"observation.royal_cities.observer: the observer is player {observer}, but player "
+            f"{state.current_player} is to act: advice is for the player to act"
+        )
+    iterations = args.iterations
+    if not iterations and not args.seconds:
+        iterations = ServerLimits.default_iterations
+    spec = args.bot or ServerLimits.default_bot
+    try:
+        config = search_config(
+            spec,
+            iterations=iterations,
+            seconds=args.seconds,
+            threads=args.threads or ServerLimits.default_threads,
+            seed=args.seed,
+        )
+    except (ValueError, TypeError) as err:
+        raise BadInput(f"bot: {err}") from None
+    if config is None:
+        raise BadInput(f"bot: advice needs a search bot ({', '.join(BOT_KINDS[2:])})")
+    return report(search(state, config))
+
+
+def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Observation) -> str:
+    """The recommended move, a table of the alternatives and the principal variation."""
+    obs = observation.royal_cities
+    width = max([len("move"), *(len(m.move.text) for m in result.moves)])
+    lines = [
+        f"Recommended move: {result.move.text}",
+        f"  for p{obs.observer}, Season {obs.season} of {obs.num_seasons}, "
+        f"{_phase(obs.decision.phase)}; {result.iterations} iterations in "
+        f"{result.elapsed_seconds:.2f} s",
+        "",
+        f"  {'move':<{width}}  {'visits':>7}  {'win %':>6}  {'reward':>6}",
+    ]
+    lines.extend(
+        f"  {m.move.text:<{width}}  {m.visits:>7}  {100 * m.win_chance:>6.1f}  "
+        f"{m.mean_reward:>6.3f}"
+        for m in result.moves
+    )
+    lines += ["", "Principal variation: " + (", ".join(result.principal_variation) or "-")]
+    return "\n".join(lines)
+
+
+# -- reading observations --------------------------------------------------------
+
+
+def _colour(number: int) -> str:
+    return _rc.RoyalCitiesColour.Name(number).removeprefix("ROYAL_CITIES_COLOUR_").lower()
+
+
+def _phase(number: int) -> str:
+    """`first build` for ROYAL_CITIES_PHASE_FIRST_BUILD."""
+    name = _rc.RoyalCitiesPhase.Name(number).removeprefix("ROYAL_CITIES_PHASE_")
+    return name.lower().replace("_", " ")
+
+
+def _card(card: royal_cities_pb2.RoyalCitiesCard) -> str:
+    """The engine's name of a card, as move texts spell it: `yellow-2`."""
+    return f"{_colour(card.colour)}-{card.value}"
+
+
+def _cards(cards: Sequence[royal_cities_pb2.RoyalCitiesCard]) -> str:
+    return " ".join(_card(c) for c in cards) or "-"
+
+
+def _cities(cities: Sequence[royal_cities_pb2.RoyalCitiesCity]) -> str:
+    """The non-empty Cities, bottom card first: `red: red-1 white-3 · blue: blue-2`."""
+    built = [
+        f"{_colour(i + 1)}: {_cards(city.cards)}" for i, city in enumerate(cities) if city.cards
+    ]
+    return " · ".join(built) or "-"
+
+
+def _name(player: int, me: int | None) -> str:
+    return "you" if player == me else f"p{player}"
+
+
+def _decision(obs: royal_cities_pb2.RoyalCitiesObservation, me: int | None) -> str:
+    """The pending decision, who takes it, and the context that is set."""
+    d = obs.decision
+    who = f" for {_name(d.player, me)}" if d.HasField("player") else ""
+    details = []
+    if d.HasField("effect"):
+        details.append(f"effect {EFFECTS[d.effect]}")
+    if d.from_revolt:
+        details.append("after a Revolt")
+    if d.knight_from:
+        details.append(f"Knight's white card from {d.knight_from}")
+    if d.power:
+        details.append(f"power {d.power}")
+    if d.HasField("min_card"):
+        details.append(f"lowest card allowed {_card(d.min_card)}")
+    if d.taken:
+        details.append(f"taken {d.taken}")
+    if d.drawn or d.drawn_hidden:
+        hidden = f" (+{d.drawn_hidden} hidden)" if d.drawn_hidden else ""
+        details.append(f"drawn {_cards(d.drawn)}{hidden}")
+    if d.selection:
+        chosen = ", ".join(f"{_card(s.card)} to {_colour(s.city)}" for s in d.selection)
+        details.append(f"chosen {chosen}")
+    if d.passes:
+        details.append(f"passing {_cards(d.passes)}")
+    if d.HasField("first_build"):
+        details.append(f"first build {_card(d.first_build)}")
+    if d.tax_left:
+        details.append(f"Cities to tax {d.tax_left}")
+    if d.taxed:
+        details.append("taxed " + " ".join(_colour(c) for c in d.taxed))
+    if d.regent_draws:
+        details.append(f"Regent draws {d.regent_draws}")
+    extra = f" ({'; '.join(details)})" if details else ""
+    return f"{_phase(d.phase)}{who}{extra}"
+
+
+def board(observation: advisor_pb2.Observation, me: int | None = None) -> str:
+    """The position as `me` sees it: Season, VP, hands, the Market, every City, the decision."""
+    obs = observation.royal_cities
+    names = [_name(i, me) for i in range(len(obs.players))]
+    width = max(len(n) for n in [*names, "Regent"])
+    status = []
+    for name, p in zip(names, obs.players, strict=True):
+        flags = [flag for flag, on in (("hero up", p.hero_up), ("purchased", p.purchased)) if on]
+        status.append(f"{name} {p.vp}" + (f" ({', '.join(flags)})" if flags else ""))
+    if obs.HasField("regent"):
+        status.append(f"Regent {obs.regent.vp}")
+    hands = []
+    for i, (name, p) in enumerate(zip(names, obs.players, strict=True)):
+        known = f" (known: {_cards(p.hand)})" if p.hand and i != obs.observer else ""
+        hands.append(f"{name} {p.hand_size}{known}")
+    lines = [
+        f"Season {obs.season} of {obs.num_seasons}",
+        "VP:        " + " · ".join(status),
+        "Hands:     " + " · ".join(hands),
+        f"Your hand: {_cards(obs.players[obs.observer].hand)}",
+        f"Market:    {_cards(obs.market)}   (pile {obs.pile_size}, reserve {obs.reserve_size}, "
+        f"discard {len(obs.discard)})",
+        "Cities, bottom card first:",
+    ]
+    lines.extend(
+        f"  {name:<{width}}  {_cities(p.cities)}"
+        for name, p in zip(names, obs.players, strict=True)
+    )
+    if obs.HasField("regent"):
+        lines.append(f"  {'Regent':<{width}}  {_cities(obs.regent.cities)}")
+    lines.append(f"Decision:  {_decision(obs, me)}")
+    return "\n".join(lines)
+
+
+def _event_text(event: matches_pb2.MatchEvent, me: int | None) -> str:
+    """`p1: play hand red-3`, `p2: (secret choice made)` or `p0 resigned`."""
+    if event.HasField("resigned_seat"):
+        return f"{_name(event.resigned_seat, me)} resigned"
+    actor = _name(event.seat, me) if event.HasField("seat") else "game"
+    return f"{actor}: {event.move.text}"
+
+
+def _summary(observation: advisor_pb2.Observation) -> str:
+    """One line: the Season, everyone's VP, and who decides what."""
+    obs = observation.royal_cities
+    vp = [f"p{i} {p.vp}" for i, p in enumerate(obs.players)]
+    if obs.HasField("regent"):
+        vp.append(f"Regent {obs.regent.vp}")
+    return f"Season {obs.season}/{obs.num_seasons} · VP {', '.join(vp)} · {_decision(obs, None)}"
+
+
+def result_line(scores: Sequence[int], returns: Sequence[float], me: int | None = None) -> str:
+    """Final scores and who won; in the solo mode the last score is the Regent's."""
+    names = [_name(i, me) for i in range(len(returns))]
+    if len(scores) > len(returns):
+        names.append("the Regent")
+    shown = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+    if len(returns) == 1:
+        outcome = {1.0: f"{names[0]} beat the Regent", 0.0: "the Regent wins"}
+        verdict = outcome.get(returns[0], "a tie with the Regent")
+    else:
+        best = max(returns)
+        winners = [n for n, r in zip(names, returns, strict=True) if r == best and r > 0]
+        verdict = (
+            f"{winners[0]} won" if len(winners) == 1 else " and ".join(winners) + " share victory"
+        )
+    return f"Final scores: {shown}; {verdict}."
+
+
+# -- play ------------------------------------------------------------------------
+
+
+def play(args: argparse.Namespace) -> int:
+    """A whole game in the terminal: seat 0 is the human, the other seats the bot."""
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
+    seats = ["human:you", *[args.bot] * (args.players - 1)]
+    try:
+        with _service(args.server) as address, RegentClient(address) as client:
+            created = client.create_match("royal_cities", seats, seed=seed)
+            others = (
+                f"the others play {args.bot}" if args.players > 1 else "solo, against the Regent"
+            )
+            print(f"Royal Cities, {args.players} players, seed {seed}: you are p0; {others}.")
+            seat = created.tokens[0]
+            game = _Game(client, created.match_id, seat.seat, seat.token, args)
+            with game.events:
+                return game.run()
+    except (RegentError, OSError, RuntimeError) as err:
+        return _fail("play", err, args.server)
+    except KeyboardInterrupt:  # while the bots think; at the prompt, Ctrl-C resigns
+        return 130
+
+
+class _Game:
+    """One human seat's side of a hosted match, driven by its Watch stream: before each
+    prompt every event up to the one that gave the seat the move has been printed."""
+
+    def __init__(
+        self, client: RegentClient, match_id: str, seat: int, token: str, args: argparse.Namespace
+    ) -> None:
+        self.client = client
+        self.match_id = match_id
+        self.me = seat
+        self.token = token
+        self.args = args
+        self.events: Stream[matches_pb2.MatchEvent] = client.watch(match_id, token)
+
+    def run(self) -> int:
+        view = self.client.get_view(self.match_id, self.token)
+        #: Our moves played whose events the stream has not delivered yet.
+        unseen = 0
+        while True:
+            if not view.legal_moves and view.status != _FINISHED:
+                view = self._wait(unseen)
+                unseen = 0
+            if view.status == _FINISHED:
+                print(result_line(view.scores, view.returns, self.me))
+                return 0
+            print()
+            print(board(view.observation, self.me))
+            if self.args.hint:
+                advice = self.client.recommend(
+                    view.observation, iterations=self.args.hint_iterations
+                )
+                chances = [m.win_chance for m in advice.moves if m.move.id == advice.move.id]
+                odds = f" (win chance {chances[0]:.0%})" if chances else ""
+                print(f"Hint: {advice.move.text}{odds}")
+            played = self._ask(view)
+            if played is None:
+                view = self.client.resign(self.match_id, self.token)
+                print("You resigned.")
+                print(result_line(view.scores, view.returns, self.me))
+                return 0
+            view, unseen = played, unseen + 1
+
+    def _wait(self, unseen: int) -> matches_pb2.GetViewResponse:
+        """Print events until our `unseen` moves have come back and it is our move again
+        (or the match is over); then our view."""
+        for event in self.events:
+            print("  " + _event_text(event, self.me))
+            if event.HasField("seat") and event.seat == self.me and event.HasField("move"):
+                unseen -= 1
+            decision = event.observation.royal_cities.decision
+            ours = decision.HasField("player") and decision.player == self.me
+            if unseen <= 0 and (ours or event.status == _FINISHED):
+                break
+        return self.client.get_view(self.match_id, self.token)
+
+    def _ask(self, view: matches_pb2.GetViewResponse) -> matches_pb2.GetViewResponse | None:
+        """Read moves from stdin until one is legal; None to resign (`quit`, end of input
+        or Ctrl-C)."""
+        moves = list(view.legal_moves)
+        print("Your moves:")
+        for i, move in enumerate(moves, 1):
+            print(f"  {i:>2}. {move.text}")
+        while True:
+            print(f"Move (1-{len(moves)}, its text, or quit): ", end="", flush=True)
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:
+                line = ""
+            if not line:
+                print()
+                return None
+            answer = line.strip()
+            if not sys.stdin.isatty():  # show piped input, so the transcript reads well
+                print(answer)
+            if not answer:
+                continue
+            if answer.lower() in ("quit", "resign"):
+                return None
+            if answer.isdigit():
+                if not 1 <= int(answer) <= len(moves):
+                    print(f"No move {answer}: choose 1 to {len(moves)}.")
+                    continue
+                answer = moves[int(answer) - 1].text
+            try:
+                return self.client.play(self.match_id, self.token, answer)
+            except RegentError as err:
+                if err.code != grpc.StatusCode.INVALID_ARGUMENT:
+                    raise
+                print(f"Not a legal move: {err.message}")
+
+
+# -- watch -----------------------------------------------------------------------
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Print a match's events as they come, each with a one-line summary, until it ends."""
+    try:
+        with RegentClient(args.server) as client, client.watch(args.match, args.token) as events:
+            for event in events:
+                print(f"{event.sequence:>4}  {_event_text(event, None):<32}  "
+                      f"{_summary(event.observation)}", flush=True)  # fmt: skip
+                if event.status == _FINISHED:
+                    print(result_line(event.scores, event.returns), flush=True)
+    except RegentError as err:
+        return _fail("watch", err, args.server)
+    except KeyboardInterrupt:
+        return 130
+    return 0

@@ -1,0 +1,265 @@
+"""RegentClient (clients/client.py) against a real server on 127.0.0.1.
+
+Every method is called over a real socket on a server running in this process
+(`server.app.BackgroundServer`); failures come back as RegentError with the server's
+BadRequest field violations; closing a stream cancels its call on the server.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+import engine
+from clients.client import RegentClient, RegentError, seat_spec
+from engine.interface import State
+from regent.v1 import matches_pb2
+from server.app import BackgroundServer
+from server.convert import observation_to_proto
+from server.limits import ServerLimits
+
+ITERATIONS = 200
+FINISHED = matches_pb2.MATCH_STATUS_FINISHED
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[RegentClient]:
+    with BackgroundServer() as server, RegentClient(server.address) as client:
+        client.wait_ready(10)
+        yield client
+
+
+@pytest.fixture(scope="module")
+def one_search_client() -> Iterator[RegentClient]:
+    """A server that runs a single search at a time, so a leaked search shows."""
+    limits = ServerLimits(max_searches=1)
+    with BackgroundServer(limits=limits) as server, RegentClient(server.address) as client:
+        yield client
+
+
+def midgame(num_players: int = 3, seed: int = 5, moves: int = 25) -> State:
+    """A seeded game after some random moves."""
+    state = engine.new_game("royal_cities", num_players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def texts(state: State) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def play_out(client: RegentClient, match_id: str, token: str) -> matches_pb2.GetViewResponse:
+    """Play the human seat's first legal move until the match ends; the final view."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = client.get_view(match_id, token)
+        if view.status == FINISHED:
+            return view
+        if view.legal_moves:
+            client.play(match_id, token, view.legal_moves[0].id)
+        else:
+            time.sleep(0.002)  # a bot is moving
+    raise AssertionError("the match did not end in 30 s")
+
+
+# -- AdvisorService ------------------------------------------------------------------
+
+
+def test_list_games(client: RegentClient) -> None:
+    games = client.list_games()
+    assert [g.name for g in games.games] == ["royal_cities"]
+    assert list(games.games[0].player_counts) == [1, 2, 3, 4]
+    assert "expert_royal_taxes" in [o.name for o in games.games[0].rules_options]
+    assert "mo-ismcts" in games.bot_kinds
+    assert games.default_bot == ServerLimits.default_bot
+
+
+def test_recommend_takes_engine_and_proto_observations(client: RegentClient) -> None:
+    """Both forms of an observation give the same, legal, advice for the same seed."""
+    state = midgame()
+    view = state.observation(state.current_player)
+    by_engine = client.recommend(view, iterations=ITERATIONS, seed=3)
+    by_proto = client.recommend(observation_to_proto(view), iterations=ITERATIONS, seed=3)
+    assert by_engine.move.text in texts(state)
+    assert by_engine.move == by_proto.move
+    assert by_engine.iterations == ITERATIONS
+    visits = [m.visits for m in by_engine.moves]
+    assert visits == sorted(visits, reverse=True) and sum(visits) > 0
+    assert all(0 <= m.win_chance <= 1 for m in by_engine.moves)
+    assert by_engine.principal_variation[0] == by_engine.move.text
+
+
+def test_recommend_with_a_bot_spec_and_a_deadline(client: RegentClient) -> None:
+    """A large budget stops at the call's deadline, with an answer, not an error."""
+    state = midgame(seed=8)
+    view = state.observation(state.current_player)
+    advice = client.recommend(view, iterations=900_000, bot="so-ismcts", timeout=0.5)
+    assert advice.move.text in texts(state)
+    assert advice.iterations < 900_000
+
+
+def test_analyze_reports_until_the_budget_is_spent(client: RegentClient) -> None:
+    state = midgame(seed=9)
+    view = state.observation(state.current_player)
+    with client.analyze(view, iterations=3000, interval_ms=5) as stream:
+        reports = list(stream)
+    assert reports, "no report"
+    counts = [r.iterations for r in reports]
+    assert counts == sorted(counts) and counts[-1] == 3000
+    assert reports[-1].move.text in texts(state)
+
+
+def test_closing_an_analysis_cancels_its_search(one_search_client: RegentClient) -> None:
+    """The server's one search slot comes free once the stream is closed."""
+    client = one_search_client
+    state = midgame(seed=10)
+    view = state.observation(state.current_player)
+    stream = client.analyze(view, seconds=20, interval_ms=20)
+    first = next(stream)
+    assert first.move.text in texts(state)
+    stream.close()
+    assert list(stream) == []
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            advice = client.recommend(view, iterations=ITERATIONS)
+            break
+        except RegentError as err:  # the slot frees as soon as the server sees the cancel
+            assert err.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert time.monotonic() < deadline, "the cancelled search kept its slot"
+            time.sleep(0.02)
+    assert advice.move.text in texts(state)
+
+
+def test_legal_moves(client: RegentClient) -> None:
+    state = midgame(num_players=2, seed=4)
+    moves = client.legal_moves(state.observation(state.current_player))
+    assert moves.player == state.current_player
+    assert [(m.id, m.text) for m in moves.moves] == [
+        (a, state.action_to_string(a)) for a in state.legal_actions()
+    ]
+
+
+def test_errors_name_the_bad_fields(client: RegentClient) -> None:
+    state = midgame()
+    message = observation_to_proto(state.observation(state.current_player))
+    with pytest.raises(RegentError) as caught:
+        client.recommend(message, iterations=-1)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [v.field for v in caught.value.field_violations] == ["budget.iterations"]
+    assert "budget.iterations" in str(caught.value)
+
+    message.royal_cities.market[0].value = 9
+    with pytest.raises(RegentError) as caught:
+        client.legal_moves(message)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.field_violations[0].field == "observation.royal_cities.market[0]"
+
+    bystander = state.observation((state.current_player + 1) % 3)
+    with pytest.raises(RegentError) as caught:
+        client.recommend(bystander, iterations=ITERATIONS)
+    assert caught.value.field_violations[0].field == "observation.royal_cities.observer"
+    with pytest.raises(RegentError) as caught:
+        client.recommend(state.observation(state.current_player), bot="random")
+    assert caught.value.field_violations[0].field == "bot"
+
+
+def test_deadline_and_unreachable_server() -> None:
+    with RegentClient("127.0.0.1:1") as nowhere:
+        with pytest.raises(RegentError) as caught:
+            nowhere.wait_ready(0.2)
+        assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+        with pytest.raises(RegentError) as caught:
+            nowhere.list_games(timeout=2)
+        assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+        assert caught.value.field_violations == ()
+
+
+# -- MatchService --------------------------------------------------------------------
+
+
+def test_seat_specs() -> None:
+    assert seat_spec("human:ann").human_name == "ann"
+    assert seat_spec("bot:random").bot == "random"
+    assert seat_spec("mo-ismcts:iterations=500").bot == "mo-ismcts:iterations=500"
+
+
+def test_a_match_from_creation_to_resignation(client: RegentClient) -> None:
+    created = client.create_match("royal-cities", ["human:ann", "random", "random"], seed=3)
+    assert [t.seat for t in created.tokens] == [0]
+    match, token = created.match_id, created.tokens[0].token
+
+    view = client.get_view(match, token)
+    assert view.seat == 0 and view.status == matches_pb2.MATCH_STATUS_PLAYING
+    assert view.legal_moves, "seat 0 decides first"
+    with pytest.raises(RegentError) as caught:
+        client.play(match, token, "play hand purple-9")
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.field_violations[0].field == "move.text"
+    after = client.play(match, token, view.legal_moves[0].text)  # by text
+    assert after.observation != view.observation
+    if after.legal_moves:
+        client.play(match, token, after.legal_moves[-1].id)  # by id
+
+    summary = next(m for m in client.list_matches() if m.match_id == match)
+    assert list(summary.seats) == ["human:ann", "bot:random", "bot:random"]
+    assert summary.num_players == 3 and summary.moves_played >= 1
+
+    final = client.resign(match, token)
+    assert final.status == FINISHED and list(final.resigned) == [0]
+    assert final.returns[0] == 0
+    with pytest.raises(RegentError) as caught:
+        client.play(match, token, 0)
+    assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+
+    with client.watch(match, token) as events:
+        replay = list(events)
+    assert replay[-1].resigned_seat == 0 and replay[-1].status == FINISHED
+
+    with pytest.raises(RegentError) as caught:
+        client.get_view(match, "not-a-token")
+    assert caught.value.code == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(RegentError) as caught:
+        client.get_view("no-such-match", token)
+    assert caught.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_watch_follows_a_match_to_its_end(client: RegentClient) -> None:
+    created = client.create_match("royal_cities", ["human:bo", "bot:random"], seed=11)
+    match, token = created.match_id, created.tokens[0].token
+    stream = client.watch(match, token)
+    final = play_out(client, match, token)
+    events = list(stream)
+    assert [e.sequence for e in events] == sorted({e.sequence for e in events})
+    assert all(e.status != FINISHED for e in events[:-1])
+    assert events[-1].status == FINISHED
+    assert list(events[-1].scores) == list(final.scores)
+    assert sum(final.returns) == pytest.approx(1)
+    assert {e.seat for e in events} == {0, 1}
+    assert any(e.move.text == "(secret choice made)" for e in events if e.seat == 1)
+
+
+def test_closing_a_watch_ends_it(client: RegentClient) -> None:
+    created = client.create_match("royal_cities", ["human:cy", "random"], seed=12)
+    stream = client.watch(created.match_id, created.tokens[0].token)
+    stream.close()
+    assert list(stream) == []
+
+
+def test_create_match_with_rules_and_bad_seats(client: RegentClient) -> None:
+    created = client.create_match("royal_cities", ["human:di"], rules={"expert_royal_taxes": True})
+    view = client.get_view(created.match_id, created.tokens[0].token)
+    assert view.observation.royal_cities.rules.expert_royal_taxes
+    assert view.observation.royal_cities.HasField("regent")
+
+    with pytest.raises(RegentError) as caught:
+        client.create_match("royal_cities", ["human:di", "nonsense"])
+    assert caught.value.field_violations[0].field == "seats[1].bot"
+    with pytest.raises(ValueError, match="unknown game"):
+        client.create_match("chess", ["human:di"])
