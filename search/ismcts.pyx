@@ -419,10 +419,15 @@ cdef class SearchRun:
         self.cancel_token = cancel if cancel is not None else CancelToken()
         self.elapsed = 0.0
         self.jobs = []
+        total = params["iterations"]
+        if total > 0:
+            threads = min(threads, total)
         for t in range(threads):
             job = _Job()
             seed_t = (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF
-            (<_Job>job).setup(state, params, seed_t, self.cancel_token)
+            # The iteration budget is the whole search's, shared out among the workers.
+            share = total // threads + (1 if t < total % threads else 0) if total > 0 else 0
+            (<_Job>job).setup(state, dict(params, iterations=share), seed_t, self.cancel_token)
             self.jobs.append(job)
 
     @property
@@ -434,8 +439,8 @@ cdef class SearchRun:
         """The budget is spent or the search was cancelled."""
         if self.cancel_token.flag:
             return True
-        limit = self.params["iterations"]
-        if limit > 0 and all((<_Job>job).w.iterations >= limit for job in self.jobs):
+        if self.params["iterations"] > 0 and all(
+                (<_Job>job).w.iterations >= (<_Job>job).w.params.iterations for job in self.jobs):
             return True
         seconds = self.params["seconds"]
         return seconds > 0 and self.elapsed >= seconds

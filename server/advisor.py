@@ -148,6 +148,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         response = advisor_pb2.LegalMovesResponse()
         if not state.is_terminal():
             response.player = state.current_player
+        if state.current_player == request.observation.royal_cities.observer:
             response.moves.extend(
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -20,6 +21,7 @@ from server.advisor import Advisor
 from server.limits import ServerLimits
 from server.matches import Matches
 from server.searching import SearchSlots
+from server.status import invalid_argument
 
 log = logging.getLogger("regent.server")
 
@@ -51,30 +53,30 @@ class CallLog(grpc.aio.ServerInterceptor):
         if handler is None:
             return handler
         method = details.method
+        decode = handler.request_deserializer
         if handler.unary_unary is not None:
             inner = handler.unary_unary
 
-            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
                 start, error = time.perf_counter(), None
                 try:
-                    return await inner(request, context)
+                    return await inner(await _decoded(decode, data, context), context)
                 except BaseException as err:
                     error = err
                     raise
                 finally:
                     _log(method, _code(context, error), start)
 
-            return grpc.unary_unary_rpc_method_handler(
-                unary, handler.request_deserializer, handler.response_serializer
-            )
+            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
         if handler.unary_stream is not None:
             stream = handler.unary_stream
 
             async def streaming(
-                request: Any, context: grpc.aio.ServicerContext
+                data: bytes, context: grpc.aio.ServicerContext
             ) -> AsyncIterator[Any]:
                 start, error = time.perf_counter(), None
                 try:
+                    request = await _decoded(decode, data, context)
                     async for item in stream(request, context):
                         yield item
                 except BaseException as err:
@@ -84,9 +86,21 @@ class CallLog(grpc.aio.ServerInterceptor):
                     _log(method, _code(context, error), start)
 
             return grpc.unary_stream_rpc_method_handler(
-                streaming, handler.request_deserializer, handler.response_serializer
+                streaming, None, handler.response_serializer
             )
         return handler
+
+
+async def _decoded(
+    decode: Callable[[bytes], Any] | None, data: bytes, context: grpc.aio.ServicerContext
+) -> Any:
+    """The request message; INVALID_ARGUMENT (not UNKNOWN) for bytes that are not one."""
+    if decode is None:
+        return data
+    try:
+        return decode(data)
+    except DecodeError:
+        await context.abort_with_status(invalid_argument("request", "is not a valid message"))
 
 
 def _log(method: str, code: str, start: float) -> None:

@@ -14,9 +14,9 @@ import engine
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
-from search.bots import Bot, make_bot
+from search.bots import Bot, make_bot, search_config
 from server.convert import observation_to_proto, rules_from_proto
-from server.limits import ServerLimits
+from server.limits import BudgetError, ServerLimits, effective_budget
 from server.searching import SearchSlots
 from server.status import (
     failed_precondition,
@@ -180,10 +180,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             if kind is None:
                 raise Refused(invalid_argument(f"seats[{i}]", "set human_name or bot"))
             if kind == "bot":
-                try:
-                    bots[i] = make_bot(seat.bot)
-                except (ValueError, TypeError) as err:
-                    raise Refused(invalid_argument(f"seats[{i}].bot", str(err))) from None
+                bots[i] = self._bot(seat.bot, f"seats[{i}].bot")
                 seats.append(f"bot:{seat.bot}")
             else:
                 seats.append(f"human:{seat.human_name}")
@@ -202,6 +199,24 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             state=state,
             seed=request.seed,
         )
+
+    def _bot(self, spec: str, field: str) -> Bot:
+        """A hosted bot, its search within the server's limits."""
+        try:
+            bot = make_bot(spec)
+            config = search_config(spec)
+        except (ValueError, TypeError) as err:
+            raise Refused(invalid_argument(field, str(err))) from None
+        if config is not None:
+            try:
+                effective_budget(
+                    self.limits, config.iterations, config.seconds, config.threads, None
+                )
+            except BudgetError as err:
+                make = invalid_argument if err.negative else resource_exhausted
+                reason = f"{err.field.removeprefix('budget.')} {err.reason}"
+                raise Refused(make(field, reason)) from None
+        return bot
 
     async def GetView(self, request, context):
         try:

@@ -35,11 +35,21 @@ def permission_denied(message: str) -> grpc.Status:
     return _plain(code_pb2.PERMISSION_DENIED, message)
 
 
+#: The longest message or detail a status carries: what a client sent is quoted
+#: in reasons, and status metadata must stay well within gRPC's header limits.
+MAX_TEXT = 400
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _plain(code: int, message: str) -> grpc.Status:
-    return rpc_status.to_status(status_pb2.Status(code=code, message=message))
+    return rpc_status.to_status(status_pb2.Status(code=code, message=clip(message)))
 
 
 def _with_field(code: int, field: str, reason: str) -> grpc.Status:
+    field, reason = clip(field, 200), clip(reason)
     details = error_details_pb2.BadRequest(
         field_violations=[Violation(field=field, description=reason)]
     )

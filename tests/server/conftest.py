@@ -1,0 +1,263 @@
+"""A real Regent gRPC server for the service tests.
+
+Each server runs in a background thread with its own asyncio event loop and listens on an
+ephemeral port of 127.0.0.1, so that the tests talk to it over a real socket with the
+synchronous `grpc` API. The server object lives in the same process: tests may read its true
+game states (`server.matches.matches[match_id].state`) and its running search count
+(`server.slots.running`) to check what it sends.
+
+Shared helpers (positions to ask about, reading BadRequest details) are plain functions here;
+the test modules import them from `tests.server.conftest`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+import engine
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
+from server.app import RegentServer
+from server.convert import observation_to_proto
+from server.limits import ServerLimits
+
+T = TypeVar("T")
+
+#: A card's name as the engine writes it; none may appear in the server's log.
+CARD_NAME = re.compile(r"(purple|yellow|pink|red|blue|green|white)-[0-6]")
+
+#: Generous: room for 16 concurrent clients and the hosted bots of many matches.
+WIDE_LIMITS = ServerLimits(max_searches=32, max_threads=2)
+#: Tight: one search at a time, small iteration budgets; long enough time budgets for the
+#: cancellation test (an Analyze of 20 s).
+TIGHT_LIMITS = ServerLimits(max_searches=1, max_iterations=5000, max_seconds=30, max_threads=1)
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@dataclass
+class RunningServer:
+    """A `RegentServer` serving from its own event loop thread."""
+
+    limits: ServerLimits
+    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.new_event_loop)
+    server: RegentServer | None = None
+    #: Exceptions the event loop saw and nobody handled (a crashed bot task, for one).
+    loop_errors: list[dict[str, Any]] = field(default_factory=list)
+    _thread: threading.Thread | None = None
+
+    @property
+    def address(self) -> str:
+        assert self.server is not None
+        return self.server.address
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
+        """Run a coroutine on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def start(self) -> None:
+        self.loop.set_exception_handler(lambda _loop, ctx: self.loop_errors.append(ctx))
+        self._thread = threading.Thread(
+            target=self._serve_forever, name="regent-test-server", daemon=True
+        )
+        self._thread.start()
+
+        async def make() -> RegentServer:
+            server = RegentServer("127.0.0.1:0", limits=self.limits)
+            await server.start()
+            return server
+
+        self.server = self.run(make())
+
+    def _serve_forever(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def stop(self, grace: float = 2.0) -> None:
+        """Stop gracefully, then end what the matches left running (bot tasks)."""
+        assert self.server is not None and self._thread is not None
+        server = self.server
+
+        async def shut_down() -> None:
+            await server.stop(grace)
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await self.loop.shutdown_default_executor()
+
+        try:
+            self.run(shut_down(), timeout=grace + 30)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(10)
+            if not self._thread.is_alive():
+                self.loop.close()
+
+    def channel(self) -> grpc.Channel:
+        return grpc.insecure_channel(self.address)
+
+    def wait_idle(self, timeout: float = 5.0) -> float:
+        """Wait until no search runs; the seconds it took (AssertionError past `timeout`)."""
+        assert self.server is not None
+        start = time.perf_counter()
+        while self.server.slots.running:
+            if time.perf_counter() - start > timeout:
+                raise AssertionError(f"{self.server.slots.running} searches still running")
+            time.sleep(0.005)
+        return time.perf_counter() - start
+
+
+@contextlib.contextmanager
+def serving(limits: ServerLimits) -> Iterator[RunningServer]:
+    running = RunningServer(limits)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def server_log() -> Iterator[list[logging.LogRecord]]:
+    """Every record logged on "regent.server" during the session, by any server."""
+    logger = logging.getLogger("regent.server")
+    handler = _Records()
+    old_level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+
+
+@pytest.fixture(scope="session")
+def regent_server(server_log: list[logging.LogRecord]) -> Iterator[RunningServer]:
+    """A server with generous limits (32 searches at once)."""
+    with serving(WIDE_LIMITS) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def tight_server(server_log: list[logging.LogRecord]) -> Iterator[RunningServer]:
+    """A server that runs one search at a time and at most 5000 iterations or 30 s each."""
+    with serving(TIGHT_LIMITS) as running:
+        yield running
+
+
+@pytest.fixture
+def channel(regent_server: RunningServer) -> Iterator[grpc.Channel]:
+    with regent_server.channel() as ch:
+        yield ch
+
+
+@pytest.fixture
+def advisor(channel: grpc.Channel) -> advisor_pb2_grpc.AdvisorServiceStub:
+    return advisor_pb2_grpc.AdvisorServiceStub(channel)
+
+
+@pytest.fixture
+def matches(channel: grpc.Channel) -> matches_pb2_grpc.MatchServiceStub:
+    return matches_pb2_grpc.MatchServiceStub(channel)
+
+
+@pytest.fixture
+def tight_channel(tight_server: RunningServer) -> Iterator[grpc.Channel]:
+    tight_server.wait_idle()
+    with tight_server.channel() as ch:
+        yield ch
+    tight_server.wait_idle()
+
+
+@pytest.fixture
+def tight_advisor(tight_channel: grpc.Channel) -> advisor_pb2_grpc.AdvisorServiceStub:
+    return advisor_pb2_grpc.AdvisorServiceStub(tight_channel)
+
+
+# -- helpers -----------------------------------------------------------------------
+
+
+def play_to(
+    num_players: int,
+    seed: int,
+    accept: Callable[[engine.State], bool],
+    min_moves: int = 0,
+    max_games: int = 200,
+) -> engine.State:
+    """The first state of random games (seeded from `seed`) after `min_moves` moves that
+    `accept` takes; the game is not over."""
+    for game in range(seed, seed + max_games):
+        state = engine.new_game("royal_cities", num_players, game)
+        rng = random.Random(game)
+        moves = 0
+        while not state.is_terminal():
+            if moves >= min_moves and accept(state):
+                return state
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+    raise AssertionError("no such position")
+
+
+#: Decisions of the game's setup, reached before any ordinary move.
+SETUP_PHASES = ("pass", "first_build", "solo_own", "solo_regent")
+
+
+def position(
+    num_players: int = 3, seed: int = 0, phase: str = "turn", min_moves: int | None = None
+) -> tuple[engine.State, advisor_pb2.Observation]:
+    """A true state in `phase` (after `min_moves` random moves: by default 10, none for a
+    setup decision) and the message of the observation of the player to act."""
+    if min_moves is None:
+        min_moves = 0 if phase in SETUP_PHASES else 10
+    state = play_to(num_players, seed, lambda s: s.phase == phase, min_moves)
+    return state, observation_to_proto(state.observation(state.current_player))
+
+
+def terminal_position(num_players: int = 2, seed: int = 0) -> advisor_pb2.Observation:
+    """The last player's observation of a finished random game."""
+    state = engine.new_game("royal_cities", num_players, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return observation_to_proto(state.observation(0))
+
+
+def field_violations(err: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldViolation]:
+    """The google.rpc.BadRequest field violations an error carries."""
+    status = rpc_status.from_call(err)
+    if status is None:
+        return []
+    assert status.code == err.code().value[0], "the status details disagree with the code"
+    found = []
+    for detail in status.details:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad = error_details_pb2.BadRequest()
+            detail.Unpack(bad)
+            found.extend(bad.field_violations)
+    return found
+
+
+def violated_fields(err: grpc.RpcError) -> list[str]:
+    return [v.field for v in field_violations(err)]
