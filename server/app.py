@@ -163,6 +163,9 @@ class BackgroundServer:
 
     def __init__(self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None):
         self._loop = asyncio.new_event_loop()
+        #: What the event loop caught that nobody handled (a crashed bot task, say).
+        self.loop_errors: list[dict[str, Any]] = []
+        self._loop.set_exception_handler(self._loop_error)
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="regent-server", daemon=True
         )
@@ -175,11 +178,16 @@ class BackgroundServer:
         await server.start()
         return server
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        self.loop_errors.append(context)
+        loop.default_exception_handler(context)
+
     def _call(self, coroutine: Awaitable[Any]) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     def stop(self, grace: float = 1.0) -> None:
         self._call(self.server.stop(grace))
+        self._call(self._loop.shutdown_default_executor())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()

@@ -12,16 +12,13 @@ the test modules import them from `tests.server.conftest`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
 import re
-import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import grpc
 import pytest
@@ -30,7 +27,7 @@ from grpc_status import rpc_status
 
 import engine
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
-from server.app import RegentServer
+from server.app import BackgroundServer
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
 
@@ -55,71 +52,14 @@ class _Records(logging.Handler):
         self.records.append(record)
 
 
-@dataclass
-class RunningServer:
-    """A `RegentServer` serving from its own event loop thread."""
-
-    limits: ServerLimits
-    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.new_event_loop)
-    server: RegentServer | None = None
-    #: Exceptions the event loop saw and nobody handled (a crashed bot task, for one).
-    loop_errors: list[dict[str, Any]] = field(default_factory=list)
-    _thread: threading.Thread | None = None
-
-    @property
-    def address(self) -> str:
-        assert self.server is not None
-        return self.server.address
-
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
-        """Run a coroutine on the server's loop and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def start(self) -> None:
-        self.loop.set_exception_handler(lambda _loop, ctx: self.loop_errors.append(ctx))
-        self._thread = threading.Thread(
-            target=self._serve_forever, name="regent-test-server", daemon=True
-        )
-        self._thread.start()
-
-        async def make() -> RegentServer:
-            server = RegentServer("127.0.0.1:0", limits=self.limits)
-            await server.start()
-            return server
-
-        self.server = self.run(make())
-
-    def _serve_forever(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def stop(self, grace: float = 2.0) -> None:
-        """Stop gracefully, then end what the matches left running (bot tasks)."""
-        assert self.server is not None and self._thread is not None
-        server = self.server
-
-        async def shut_down() -> None:
-            await server.stop(grace)
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await self.loop.shutdown_default_executor()
-
-        try:
-            self.run(shut_down(), timeout=grace + 30)
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self._thread.join(10)
-            if not self._thread.is_alive():
-                self.loop.close()
+class RunningServer(BackgroundServer):
+    """The service's background server, with what the tests need to look inside it."""
 
     def channel(self) -> grpc.Channel:
         return grpc.insecure_channel(self.address)
 
     def wait_idle(self, timeout: float = 5.0) -> float:
         """Wait until no search runs; the seconds it took (AssertionError past `timeout`)."""
-        assert self.server is not None
         start = time.perf_counter()
         while self.server.slots.running:
             if time.perf_counter() - start > timeout:
@@ -130,12 +70,8 @@ class RunningServer:
 
 @contextlib.contextmanager
 def serving(limits: ServerLimits) -> Iterator[RunningServer]:
-    running = RunningServer(limits)
-    running.start()
-    try:
+    with RunningServer(limits=limits) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="session")

@@ -619,7 +619,7 @@ def test_long_inputs_get_their_real_status(
 def test_sixteen_concurrent_clients(regent_server: RunningServer) -> None:
     """16 threads, each with its own channel, ask for advice and legal moves at once: every
     call is served (the server runs up to 32 searches at once)."""
-    assert regent_server.limits.max_searches >= 16
+    assert regent_server.server.limits.max_searches >= 16
     positions = [position(n, seed=40 + n)[1] for n in (1, 2, 3, 4)]
     barrier = threading.Barrier(16)
     failures: list[str] = []
