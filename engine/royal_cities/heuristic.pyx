@@ -111,11 +111,26 @@ cdef bint would_revolt(const RCState* s, int kind) noexcept nogil:
     return s.market_n >= 4 and s.mkt_col[kind // 7] >= 2
 
 
+cdef bint strike_worthwhile(const RCState* s, int me, bint knight) noexcept nogil:
+    """Whether an Assassin (or a Knight) has an opponent's City worth hitting."""
+    cdef int owner, colour
+    for owner in range(s.num_players):
+        if owner == me:
+            continue
+        for colour in range(NUM_CITIES):
+            if target_value(s, me, owner, colour, knight) >= 4.0:
+                return True
+    return False
+
+
 cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
     cdef int16_t buf[MAX_LEGAL]
-    cdef int n = rc_legal_actions(s, buf), i, a, me = s.cur, best_i = 0, kind, colour, owner, plan
+    cdef int n = rc_legal_actions(s, buf), i, a, me = s.cur, best_i = 0, kind, colour, owner
     cdef double best = -1e9, score
     cdef int ph = s.phase
+    # Worked out once per decision, not once per candidate move.
+    cdef int plan = plan_purchase(s, me) if ph == PH_PURCHASE else -1
+    cdef int strikes = -1      # bit 0: an Assassin target is worth it, bit 1: a Knight's
     if n == 1:
         return buf[0]
     for i in range(n):
@@ -146,16 +161,15 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
                 kind = a - A_PLAY_HAND
                 score = -1.0
                 if kind % 7 == 3 or kind % 7 == 5:
-                    for owner in range(s.num_players):
-                        for colour in range(NUM_CITIES):
-                            if owner != me and target_value(s, me, owner, colour, kind % 7 == 5) >= 4.0:
-                                score = 2.0 - card_use(s, me, kind) * 0.1
+                    if strikes < 0:
+                        strikes = strike_worthwhile(s, me, False) | strike_worthwhile(s, me, True) << 1
+                    if (strikes >> (kind % 7 == 5)) & 1:
+                        score = 2.0 - card_use(s, me, kind) * 0.1
                 elif kind % 7 == 2 and card_use(s, me, kind) < 1.0:
                     score = 0.5
             else:
                 score = -2.0
         elif ph == PH_PURCHASE:
-            plan = plan_purchase(s, me)
             if a == A_STOP:
                 score = 1.0 if plan < 0 else -1.0
             else:
