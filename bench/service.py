@@ -43,15 +43,17 @@ class ServiceFigures:
 
 
 def _request(iterations: int, seed: int) -> tuple[engine.State, advisor_pb2.RecommendRequest]:
-    state = engine.new_game("royal_cities", 2, seed=seed)
+    """A Recommend request, and the very state the server will search for it."""
+    game = engine.new_game("royal_cities", 2, seed=seed)
     for _ in range(8):
-        state.apply_action(state.legal_actions()[-1])
+        game.apply_action(game.legal_actions()[-1])
+    observation = game.observation(game.current_player)
     request = advisor_pb2.RecommendRequest(
-        observation=observation_to_proto(state.observation(state.current_player)),
+        observation=observation_to_proto(observation),
         budget=common_pb2.SearchBudget(iterations=iterations, threads=1),
         seed=seed,
     )
-    return state, request
+    return engine.state_from_observation(observation, seed=seed), request
 
 
 def _serve(address: str, limits: ServerLimits) -> None:
