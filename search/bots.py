@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Protocol
 
 from engine.interface import State
@@ -50,8 +50,6 @@ class SearchBot:
         self.config = config
 
     def choose(self, state: State, seed: int) -> int:
-        from dataclasses import replace
-
         return search(state, replace(self.config, seed=self.config.seed ^ seed)).action
 
 
