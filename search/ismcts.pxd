@@ -22,8 +22,7 @@ cdef struct Node:
 
 cdef struct SearchParams:
     int mode
-    int64_t iterations            # 0: no limit
-    double seconds                # 0: no limit
+    int64_t iterations            # 0: no limit (time is SearchRun's, in slices)
     double c
     double margin_weight
     double margin_scale

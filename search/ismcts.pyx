@@ -343,7 +343,6 @@ cdef class _Job:
         self.w.cancel = &token.flag
         self.w.params.mode = params["mode"]
         self.w.params.iterations = params["iterations"]
-        self.w.params.seconds = params["seconds"]
         self.w.params.c = params["c"]
         self.w.params.margin_weight = params["margin_weight"]
         self.w.params.margin_scale = params["margin_scale"]

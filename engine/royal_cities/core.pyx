@@ -573,9 +573,7 @@ cdef void score_majorities(RCState* s) noexcept nogil:
     for i in range(n):
         o = owners[i]
         for c in range(NUM_CITIES):
-            infl[o][c] = 0
-            for pts in range(s.city_n[o][c]):
-                infl[o][c] += card_value(s.city[o][c][pts])
+            infl[o][c] = rc_influence(s, o, c)
     for c in range(NUM_CITIES):
         s.season_vp[c] = 0
         s.season_infl[c] = infl[0][c]

@@ -389,9 +389,11 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
         raise InvalidObservationError("decision.phase", f"unknown phase {d.phase!r}")
     if d.resume not in RESUMES:
         raise InvalidObservationError("decision.resume", f"unknown value {d.resume!r}")
-    if (d.phase in SOLO_PHASES) != (n == 1) and d.phase in SOLO_PHASES | TABLE_PHASES:
-        mode = "the solo mode" if d.phase in SOLO_PHASES else "games of 2 to 4 players"
-        raise InvalidObservationError("decision.phase", f"{d.phase} belongs to {mode}")
+    if d.phase in SOLO_PHASES and n != 1:
+        raise InvalidObservationError("decision.phase", f"{d.phase} belongs to the solo mode")
+    if d.phase in TABLE_PHASES and n == 1:
+        raise InvalidObservationError(
+            "decision.phase", f"{d.phase} belongs to games of 2 to 4 players")
     num_seasons = 3 if n == 4 else 4
     if obs.num_seasons != num_seasons:
         raise InvalidObservationError("num_seasons", f"is {num_seasons} with {n} players")
@@ -407,7 +409,7 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
             raise InvalidObservationError(f"players[{q}].vp", f"must be 0 to {MAX_VP}")
     if obs.regent is not None and not 0 <= obs.regent.vp <= MAX_VP:
         raise InvalidObservationError("regent.vp", f"must be 0 to {MAX_VP}")
-    if obs.decision.phase == "end" and obs.season != num_seasons:
+    if d.phase == "end" and obs.season != num_seasons:
         raise InvalidObservationError("decision.phase", "the game ends after the last Season")
     if sorted(v.age_rank for v in obs.players) != list(range(n)):
         raise InvalidObservationError("players[].age_rank", f"must be a permutation of 0..{n - 1}")
