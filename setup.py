@@ -33,6 +33,10 @@ EXTENSIONS = [
     "engine.royal_cities.heuristic",
     "engine.royal_cities.api",
     "engine.royal_cities.state",
+    "engine.citadels.core",
+    "engine.citadels.heuristic",
+    "engine.citadels.api",
+    "engine.citadels.state",
     "search.ismcts",
 ]
 
@@ -76,6 +80,7 @@ setup(
     packages=[
         "engine",
         "engine.royal_cities",
+        "engine.citadels",
         "search",
         "server",
         "clients",
@@ -86,6 +91,7 @@ setup(
     package_data={
         "engine": ["*.pxd", "py.typed"],
         "engine.royal_cities": ["*.pxd"],
+        "engine.citadels": ["*.pxd"],
         "search": ["*.pxd"],
     },
     ext_modules=cythonize(

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.citadels import CitadelsState
+from engine.citadels import RulesConfig as CitadelsRules
+from engine.citadels import state_from_observation as _citadels_from_observation
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import State
 from engine.royal_cities import RoyalCitiesState
@@ -22,12 +25,14 @@ __all__ = [
 #: name -> (state class, rules class, allowed player counts)
 GAMES: dict[str, tuple[type, type, tuple[int, ...]]] = {
     "royal_cities": (RoyalCitiesState, RoyalCitiesRules, (1, 2, 3, 4)),
+    "citadels": (CitadelsState, CitadelsRules, (2, 3, 4, 5, 6, 7)),
 }
 State.register(RoyalCitiesState)
+State.register(CitadelsState)
 
 
 def new_game(name: str, num_players: int, seed: int = 0, rules: Any = None) -> State:
-    """A new game of `name` ("royal_cities") dealt from `seed`."""
+    """A new game of `name` ("royal_cities" or "citadels") dealt from `seed`."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}")
     state_cls, rules_cls, counts = GAMES[name]
@@ -41,4 +46,6 @@ def state_from_observation(obs: Any, seed: int = 0) -> State:
     game = obs.get("game") if isinstance(obs, dict) else getattr(obs, "game", None)
     if game == "royal_cities":
         return _royal_cities_from_observation(obs, seed)
+    if game == "citadels":
+        return _citadels_from_observation(obs, seed)
     raise InvalidObservationError("game", f"unknown game {game!r}")

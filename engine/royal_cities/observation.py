@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.errors import InvalidObservationError
+from engine.jsonview import Reader, lists
 from engine.royal_cities.rules import RulesConfig
 
 PHASES = (
@@ -94,12 +95,12 @@ class Observation:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: what JSON text of it parses back to (lists, not tuples)."""
-        return _lists(asdict(self))
+        return lists(asdict(self))
 
     @classmethod
     def from_json(cls, data: Any) -> Observation:
         """Parse a dict as produced by `to_json`; InvalidObservationError names the bad field."""
-        obj = _Reader(data, "observation")
+        obj = Reader(data, "observation")
         game = obj.str("game", default="royal_cities")
         if game != "royal_cities":
             raise InvalidObservationError("game", f"expected 'royal_cities', got {game!r}")
@@ -107,7 +108,7 @@ class Observation:
         regent_raw = obj.get("regent", None)
         regent = None
         if regent_raw is not None:
-            r = _Reader(regent_raw, "regent")
+            r = Reader(regent_raw, "regent")
             regent = RegentView(vp=r.int("vp"), cities=_cities(r, "cities"))
         return cls(
             observer=obj.int("observer"),
@@ -123,86 +124,12 @@ class Observation:
             discard=obj.cards("discard"),
             pile_size=obj.int("pile_size"),
             reserve_size=obj.int("reserve_size"),
-            decision=_decision(_Reader(obj.get("decision"), "decision")),
+            decision=_decision(Reader(obj.get("decision"), "decision")),
             game=game,
         )
 
 
-def _lists(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_lists(v) for v in value]
-    return value
-
-
-class _Reader:
-    """Typed access to one JSON object, with errors that name the field."""
-
-    def __init__(self, data: Any, path: str) -> None:
-        if not isinstance(data, dict):
-            raise InvalidObservationError(path, "must be an object")
-        self.data = data
-        self.path = path
-
-    def field(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path != "observation" else key
-
-    def get(self, key: str, default: Any = ...) -> Any:
-        if key not in self.data:
-            if default is ...:
-                raise InvalidObservationError(self.field(key), "is missing")
-            return default
-        return self.data[key]
-
-    def int(self, key: str, default: Any = ...) -> int:
-        value = self.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidObservationError(self.field(key), "must be an integer")
-        return value
-
-    def opt_int(self, key: str) -> int | None:
-        value = self.get(key, None)
-        return None if value is None else self.int(key)
-
-    def bool(self, key: str, default: Any = ...) -> bool:
-        value = self.get(key, default)
-        if not isinstance(value, bool):
-            raise InvalidObservationError(self.field(key), "must be true or false")
-        return value
-
-    def str(self, key: str, default: Any = ...) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str):
-            raise InvalidObservationError(self.field(key), "must be a string")
-        return value
-
-    def opt_str(self, key: str) -> str | None:
-        value = self.get(key, None)
-        return None if value is None else self.str(key)
-
-    def list(self, key: str, default: Any = ...) -> list[Any]:
-        value = self.get(key, default)
-        if not isinstance(value, (list, tuple)):
-            raise InvalidObservationError(self.field(key), "must be a list")
-        return list(value)
-
-    def cards(self, key: str, default: Any = ...) -> tuple[str, ...]:
-        items = self.list(key, default)
-        for i, item in enumerate(items):
-            if not isinstance(item, str):
-                raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be a card name")
-        return tuple(items)
-
-    def ints(self, key: str, default: Any = ...) -> tuple[int, ...]:
-        items = self.list(key, default)
-        for i, item in enumerate(items):
-            if isinstance(item, bool) or not isinstance(item, int):
-                raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be an integer")
-        return tuple(items)
-
-
-def _cities(r: _Reader, key: str) -> tuple[tuple[str, ...], ...]:
+def _cities(r: Reader, key: str) -> tuple[tuple[str, ...], ...]:
     rows = r.list(key)
     if len(rows) != 6:
         raise InvalidObservationError(r.field(key), "must hold six Cities")
@@ -215,7 +142,7 @@ def _cities(r: _Reader, key: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _player(data: Any, index: int) -> PlayerView:
-    r = _Reader(data, f"players[{index}]")
+    r = Reader(data, f"players[{index}]")
     return PlayerView(
         vp=r.int("vp"),
         hero_up=r.bool("hero_up"),
@@ -229,7 +156,7 @@ def _player(data: Any, index: int) -> PlayerView:
     )
 
 
-def _decision(r: _Reader) -> Decision:
+def _decision(r: Reader) -> Decision:
     phase = r.str("phase")
     if phase not in PHASES:
         raise InvalidObservationError(r.field("phase"), f"unknown phase {phase!r}")

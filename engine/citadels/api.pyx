@@ -1,0 +1,68 @@
+# Citadels behind the generic GameApi that search/ drives.
+from libc.stdint cimport int16_t, uint64_t
+
+from engine.game_api cimport GameApi
+from engine.citadels.core cimport (
+    NUM_ACTIONS, CTState, ct_apply, ct_current_player, ct_is_terminal, ct_legal_actions, ct_margins,
+    ct_observed_action, ct_resample, ct_returns,
+)
+from engine.citadels.heuristic cimport ct_heuristic_action
+
+
+cdef int _num_players(const void* s) noexcept nogil:
+    return (<const CTState*>s).num_players
+
+
+cdef int _current_player(const void* s) noexcept nogil:
+    return ct_current_player(<const CTState*>s)
+
+
+cdef bint _is_terminal(const void* s) noexcept nogil:
+    return ct_is_terminal(<const CTState*>s)
+
+
+cdef int _legal_actions(const void* s, int16_t* out) noexcept nogil:
+    return ct_legal_actions(<const CTState*>s, out)
+
+
+cdef void _apply_action(void* s, int action) noexcept nogil:
+    ct_apply(<CTState*>s, action)
+
+
+cdef void _returns(const void* s, double* out) noexcept nogil:
+    ct_returns(<const CTState*>s, out)
+
+
+cdef void _margins(const void* s, double* out) noexcept nogil:
+    ct_margins(<const CTState*>s, out)
+
+
+cdef void _resample(void* s, int player, uint64_t* rng) noexcept nogil:
+    ct_resample(<CTState*>s, player, rng)
+
+
+cdef int _observed_action(const void* s, int action, int observer) noexcept nogil:
+    return ct_observed_action(<const CTState*>s, action, observer)
+
+
+cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
+    return ct_heuristic_action(<const CTState*>s, rng)
+
+
+cdef GameApi CT_API
+CT_API.state_size = sizeof(CTState)
+CT_API.num_actions = NUM_ACTIONS
+CT_API.num_players = _num_players
+CT_API.current_player = _current_player
+CT_API.is_terminal = _is_terminal
+CT_API.legal_actions = _legal_actions
+CT_API.apply_action = _apply_action
+CT_API.returns = _returns
+CT_API.margins = _margins
+CT_API.resample = _resample
+CT_API.observed_action = _observed_action
+CT_API.heuristic_action = _heuristic_action
+
+
+cdef const GameApi* ct_game_api() noexcept nogil:
+    return &CT_API

@@ -1,0 +1,6 @@
+from libc.stdint cimport uint64_t
+
+from engine.citadels.core cimport CTState
+
+
+cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil

@@ -1,0 +1,226 @@
+# A hand-written Citadels policy, in C for playouts. It reads only what the
+# player to move knows: its hand and gold, the cities, revealed characters and
+# the sets it was shown in the draft.
+from libc.stdint cimport int16_t, uint8_t, uint64_t
+
+from engine.citadels.core cimport (
+    A_BUILD, A_CARDS, A_DECLINE, A_DESTROY, A_DISCARD, A_END_TURN, A_GOLD, A_GRAVEYARD,
+    A_INCOME, A_KEEP, A_KILL, A_LAB, A_PICK, A_REDRAW, A_REDRAW_DONE, A_ROB, A_SMITHY, A_SWAP,
+    ARCHITECT, ASSASSIN, BISHOP, CT_COLOUR, CT_COST, CT_KIND, K_DRAGON_GATE,
+    K_SCHOOL_OF_MAGIC, K_UNIVERSITY, KING, MAGICIAN, MAX_LEGAL, MERCHANT, NUM_CHARS,
+    NUM_DKINDS, PH_DISCARD, PH_GRAVEYARD, PH_KEEP, PH_MAIN, PH_PICK, PH_REDRAW, PH_RESOURCE,
+    THIEF, UNIQUE, WARLORD, CTState, ct_destroy_price, ct_has, ct_income, ct_legal_actions,
+)
+from engine.rng cimport rng_below
+
+# How much each character is worth before the position is looked at.
+cdef int BASE[8]
+BASE[:] = [3, 3, 2, 4, 2, 3, 3, 3]
+# How likely each character is to be a good target for the Assassin and the Thief.
+cdef int KILL_WEIGHT[8]
+KILL_WEIGHT[:] = [0, 2, 2, 3, 1, 3, 3, 2]
+cdef int ROB_WEIGHT[8]
+ROB_WEIGHT[:] = [0, 0, 1, 2, 2, 3, 2, 2]
+
+
+cdef inline int points(int kind) noexcept nogil:
+    return 8 if (kind == K_UNIVERSITY or kind == K_DRAGON_GATE) else CT_COST[kind]
+
+
+cdef int leader(const CTState* s, int me) noexcept nogil:
+    """The opponent with the most districts (then gold)."""
+    cdef int q, best = -1
+    for q in range(s.num_players):
+        if q != me and (best < 0 or s.city_n[q] > s.city_n[best] or (
+                s.city_n[q] == s.city_n[best] and s.gold[q] > s.gold[best])):
+            best = q
+    return best
+
+
+cdef int char_value(const CTState* s, int p, int c) noexcept nogil:
+    cdef int v = BASE[c] + ct_income(s, p, c), q, most = 0
+    if c == MERCHANT:
+        v += 1
+    elif c == ARCHITECT and s.hand_n[p] >= 2 and s.gold[p] >= 4:
+        v += 2
+    elif c == MAGICIAN:
+        for q in range(s.num_players):
+            if q != p and s.hand_n[q] > most:
+                most = s.hand_n[q]
+        if s.hand_n[p] <= 1 and most >= 3:
+            v += 3
+    elif c == THIEF and s.gold[p] < 3:
+        v += 1
+    elif c == WARLORD or c == ASSASSIN:
+        if s.city_n[leader(s, p)] >= s.end_size - 2:
+            v += 2
+    elif c == KING and s.crown != p:
+        v += 1
+    return v
+
+
+cdef int best_char(const CTState* s, int p, uint8_t pool) noexcept nogil:
+    cdef int c, best = -1, value, best_value = -1000
+    for c in range(NUM_CHARS):
+        if (pool >> c) & 1:
+            value = char_value(s, p, c)
+            if value > best_value:
+                best_value = value
+                best = c
+    return best
+
+
+cdef int keep_value(const CTState* s, int p, int kind) noexcept nogil:
+    cdef int v = points(kind)
+    if ct_has(s, p, kind) or s.hand_kind[p][kind] > 0:
+        v -= 20
+    if CT_COLOUR[kind] == UNIQUE:
+        v += 1
+    if CT_COST[kind] > s.gold[p] + 4:
+        v -= 3
+    return v
+
+
+cdef bint useful(const CTState* s, int p, int kind) noexcept nogil:
+    return not ct_has(s, p, kind)
+
+
+cdef int weighted_target(const CTState* s, int p, const int* weights, uint64_t* rng) noexcept nogil:
+    """A character that someone else may hold, weighted by how good a target it is."""
+    cdef int c, total = 0, pick, i
+    cdef int w[8]
+    for c in range(NUM_CHARS):
+        w[c] = weights[c]
+        if (s.faceup >> c) & 1 or s.holder[c] == p or c == s.killed:
+            w[c] = 0
+        total += w[c]
+    if total == 0:
+        return -1
+    pick = rng_below(rng, total)
+    for c in range(NUM_CHARS):
+        if pick < w[c]:
+            return c
+        pick -= w[c]
+    return -1
+
+
+cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rng) noexcept nogil:
+    cdef int p = s.cur, c = s.call, i, a, kind, best = -1, best_value = -1000, value, q, target
+    cdef bint can_income = False
+    for i in range(n):
+        if legal[i] == A_INCOME:
+            can_income = True
+    # Build first what raises this turn's income, then collect it.
+    if can_income:
+        for i in range(n):
+            a = legal[i]
+            if A_BUILD <= a < A_INCOME:
+                kind = a - A_BUILD
+                if kind == K_SCHOOL_OF_MAGIC or CT_COLOUR[kind] == colour_for(c):
+                    return a
+        return A_INCOME
+    # Powers that only name a character.
+    for i in range(n):
+        a = legal[i]
+        if A_KILL <= a < A_ROB:
+            target = weighted_target(s, p, KILL_WEIGHT, rng)
+            if target >= 1:
+                return A_KILL + target
+        if A_ROB <= a < A_SWAP:
+            target = weighted_target(s, p, ROB_WEIGHT, rng)
+            if target >= 2:
+                return A_ROB + target
+    # The Magician: take a bigger hand, or change cards already built.
+    if c == MAGICIAN and not s.power_done:
+        best = -1
+        for q in range(s.num_players):
+            if q != p and s.hand_n[q] > s.hand_n[p] + 1 and (best < 0 or s.hand_n[q] > s.hand_n[best]):
+                best = q
+        if best >= 0:
+            return A_SWAP + best
+        for kind in range(NUM_DKINDS):
+            if s.hand_kind[p][kind] and ct_has(s, p, kind):
+                return A_REDRAW + kind
+    # Build the best district in hand.
+    best = -1
+    for i in range(n):
+        a = legal[i]
+        if A_BUILD <= a < A_INCOME:
+            value = points(a - A_BUILD) * 2 + (1 if CT_COLOUR[a - A_BUILD] == UNIQUE else 0)
+            if value > best_value:
+                best_value = value
+                best = a
+    if best >= 0:
+        return best
+    # The Warlord: slow down the leader when it is cheap enough.
+    if c == WARLORD and not s.power_done:
+        q = leader(s, p)
+        best = -1
+        best_value = 1000
+        for i in range(n):
+            a = legal[i]
+            if A_DESTROY <= a < A_LAB and (a - A_DESTROY) // NUM_DKINDS == q:
+                value = ct_destroy_price(s, q, (a - A_DESTROY) % NUM_DKINDS)
+                if value < best_value:
+                    best_value = value
+                    best = a
+        if best >= 0 and (best_value <= 1 or s.city_n[q] >= s.end_size - 2):
+            return best
+    # Laboratory: trade a district already built for gold; Smithy when short of cards.
+    for i in range(n):
+        a = legal[i]
+        if A_LAB <= a < A_SMITHY and ct_has(s, p, a - A_LAB):
+            return a
+        if a == A_SMITHY and s.gold[p] >= 4 and s.hand_n[p] <= 2:
+            return a
+    return A_END_TURN
+
+
+cdef int colour_for(int c) noexcept nogil:
+    if c == KING:
+        return 0
+    if c == BISHOP:
+        return 1
+    if c == MERCHANT:
+        return 2
+    if c == WARLORD:
+        return 3
+    return -1
+
+
+cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
+    cdef int16_t legal[MAX_LEGAL]
+    cdef int n = ct_legal_actions(s, legal), p = s.cur, i, kind, best, value, best_value, cheapest
+    cdef int ph = s.phase
+    if ph == PH_PICK:
+        return A_PICK + best_char(s, p, s.pool)
+    if ph == PH_DISCARD:
+        return A_DISCARD + best_char(s, (p + 1) % s.num_players, s.pool)
+    if ph == PH_RESOURCE:
+        cheapest = 1000
+        for kind in range(NUM_DKINDS):
+            if s.hand_kind[p][kind] and useful(s, p, kind) and CT_COST[kind] < cheapest:
+                cheapest = CT_COST[kind]
+        if cheapest == 1000 or (s.hand_n[p] <= 1 and cheapest <= s.gold[p]):
+            return A_CARDS
+        return A_GOLD
+    if ph == PH_KEEP:
+        best = legal[0]
+        best_value = -1000
+        for i in range(n):
+            value = keep_value(s, p, legal[i] - A_KEEP)
+            if value > best_value:
+                best_value = value
+                best = legal[i]
+        return best
+    if ph == PH_MAIN:
+        return main_action(s, legal, n, rng)
+    if ph == PH_REDRAW:
+        for i in range(n):
+            if A_REDRAW <= legal[i] < A_REDRAW_DONE and ct_has(s, p, legal[i] - A_REDRAW):
+                return legal[i]
+        return A_REDRAW_DONE
+    if ph == PH_GRAVEYARD:
+        kind = CT_KIND[s.gy_card]
+        return A_GRAVEYARD if CT_COST[kind] >= 3 and not ct_has(s, p, kind) else A_DECLINE
+    return legal[rng_below(rng, n)]

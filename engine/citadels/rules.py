@@ -1,0 +1,16 @@
+"""Rules options for Citadels (classic): the longer game of the rulebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.options import Options, option
+
+
+@dataclass(frozen=True)
+class RulesConfig(Options):
+    """Options a table may play differently. Defaults are the rulebook's reading."""
+
+    eight_districts: bool = option(
+        False, "4-7 players: a city is complete at 8 districts, as in the original edition"
+    )

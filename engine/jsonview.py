@@ -1,0 +1,82 @@
+"""Typed reading of observation JSON, with errors that name the offending field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import InvalidObservationError
+
+
+def lists(value: Any) -> Any:
+    """Tuples to lists, all the way down (what JSON text parses back to)."""
+    if isinstance(value, dict):
+        return {k: lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [lists(v) for v in value]
+    return value
+
+
+class Reader:
+    """Typed access to one JSON object, with errors that name the field."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, dict):
+            raise InvalidObservationError(path, "must be an object")
+        self.data = data
+        self.path = path
+
+    def field(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path != "observation" else key
+
+    def get(self, key: str, default: Any = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise InvalidObservationError(self.field(key), "is missing")
+            return default
+        return self.data[key]
+
+    def int(self, key: str, default: Any = ...) -> int:
+        value = self.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidObservationError(self.field(key), "must be an integer")
+        return value
+
+    def opt_int(self, key: str) -> int | None:
+        value = self.get(key, None)
+        return None if value is None else self.int(key)
+
+    def bool(self, key: str, default: Any = ...) -> bool:
+        value = self.get(key, default)
+        if not isinstance(value, bool):
+            raise InvalidObservationError(self.field(key), "must be true or false")
+        return value
+
+    def str(self, key: str, default: Any = ...) -> str:
+        value = self.get(key, default)
+        if not isinstance(value, str):
+            raise InvalidObservationError(self.field(key), "must be a string")
+        return value
+
+    def opt_str(self, key: str) -> str | None:
+        value = self.get(key, None)
+        return None if value is None else self.str(key)
+
+    def list(self, key: str, default: Any = ...) -> list[Any]:
+        value = self.get(key, default)
+        if not isinstance(value, (list, tuple)):
+            raise InvalidObservationError(self.field(key), "must be a list")
+        return list(value)
+
+    def cards(self, key: str, default: Any = ...) -> tuple[str, ...]:
+        items = self.list(key, default)
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be a card name")
+        return tuple(items)
+
+    def ints(self, key: str, default: Any = ...) -> tuple[int, ...]:
+        items = self.list(key, default)
+        for i, item in enumerate(items):
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be an integer")
+        return tuple(items)
