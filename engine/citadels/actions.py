@@ -15,6 +15,7 @@ def _texts() -> tuple[str, ...]:
     texts += [f"discard {c}" for c in CHARACTERS]
     texts += ["gold", "cards"]
     texts += [f"keep {d}" for d in DISTRICT_NAMES]
+    texts += [f"return {d}" for d in DISTRICT_NAMES]
     texts += [f"build {d}" for d in DISTRICT_NAMES]
     texts += ["income"]
     texts += [f"kill {c}" for c in CHARACTERS]

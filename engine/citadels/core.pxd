@@ -83,24 +83,25 @@ cpdef enum Action:
     A_DISCARD = 8           # + character: a face-down draft discard (2 players)
     A_GOLD = 16             # resource step: take 2 gold
     A_CARDS = 17            # resource step: draw cards
-    A_KEEP = 18             # + kind: keep a drawn card
-    A_BUILD = 48            # + kind
-    A_INCOME = 78           # the character's income for its colour
-    A_KILL = 79             # + character (Assassin)
-    A_ROB = 87              # + character (Thief)
-    A_SWAP = 95             # + player (Magician: exchange hands)
-    A_REDRAW = 102          # + kind (Magician: put this card under the deck)
-    A_REDRAW_DONE = 132     # Magician: draw as many as were put under
-    A_DESTROY = 133         # + owner * 30 + kind (Warlord)
-    A_LAB = 343             # + kind (Laboratory: discard it for 2 gold)
-    A_SMITHY = 373          # Smithy: pay 2 gold, draw 3
-    A_GRAVEYARD = 374       # Graveyard: pay 1 gold to take the destroyed district
-    A_DECLINE = 375         # Graveyard: let it go under the deck
-    A_END_TURN = 376
+    A_KEEP = 18             # + kind: keep this drawn card (keeping one)
+    A_RETURN = 48           # + kind: put this one back, keep the others (keeping two of three)
+    A_BUILD = 78            # + kind
+    A_INCOME = 108          # the character's income for its colour
+    A_KILL = 109            # + character (Assassin)
+    A_ROB = 117             # + character (Thief)
+    A_SWAP = 125            # + player (Magician: exchange hands)
+    A_REDRAW = 132          # + kind (Magician: put this card under the deck)
+    A_REDRAW_DONE = 162     # Magician: draw as many as were put under
+    A_DESTROY = 163         # + owner * 30 + kind (Warlord)
+    A_LAB = 373             # + kind (Laboratory: discard it for 2 gold)
+    A_SMITHY = 403          # Smithy: pay 2 gold, draw 3
+    A_GRAVEYARD = 404       # Graveyard: pay 1 gold to take the destroyed district
+    A_DECLINE = 405         # Graveyard: let it go under the deck
+    A_END_TURN = 406
     # Labels only: how the others see a secret step (never legal).
-    A_SEEN_REDRAW = 377     # a card went under the deck for the Magician
-    A_SEEN_LAB = 378        # a card was discarded to the Laboratory
-    NUM_ACTIONS = 379
+    A_SEEN_REDRAW = 407     # a card went under the deck for the Magician
+    A_SEEN_LAB = 408        # a card was discarded to the Laboratory
+    NUM_ACTIONS = 409
 
 cpdef enum Phase:
     PH_PICK = 0             # draft: take a character
@@ -151,8 +152,7 @@ cdef struct CTState:
     uint8_t smithy_done
     uint8_t redraw_n
     uint8_t redraw_min
-    uint8_t keep_left
-    uint8_t keep_min
+    uint8_t keep_left           # cards to keep of those drawn: 1, or 2 of 3
     uint8_t gy_card                 # the destroyed district the Graveyard may take
     uint8_t warlord                 # the player whose turn resumes after the Graveyard
     uint8_t first_done              # the first player to complete a city, or NOBODY

@@ -352,7 +352,6 @@ cdef void take_cards(CTState* s) noexcept nogil:
         s.drawn[s.drawn_n] = card
         s.drawn_n += 1
     s.keep_left = 2 if library else 1
-    s.keep_min = 0
     if s.drawn_n <= s.keep_left:
         while s.drawn_n > 0:
             s.drawn_n -= 1
@@ -362,18 +361,25 @@ cdef void take_cards(CTState* s) noexcept nogil:
         s.phase = PH_KEEP
 
 
-cdef void keep(CTState* s, int kind) noexcept nogil:
-    cdef int i, card
+cdef void keep(CTState* s, int kind, bint back) noexcept nogil:
+    """Keep the drawn card of `kind` (or, keeping two of three, put it back);
+    the cards not kept go under the deck."""
+    cdef int i, card, found = -1
     for i in range(s.drawn_n):
-        card = s.drawn[i]
-        if CT_KIND[card] == kind:
-            s.drawn_n -= 1
-            s.drawn[i] = s.drawn[s.drawn_n]
-            ct_hand_add(s, s.cur, card, s.known[card])
+        if CT_KIND[s.drawn[i]] == kind:
+            found = i
             break
-    s.keep_min = kind
-    s.keep_left -= 1
-    if s.keep_left == 0:
+    card = s.drawn[found]
+    s.drawn_n -= 1
+    s.drawn[found] = s.drawn[s.drawn_n]
+    if back:
+        deck_under(s, card, s.known[card])
+        while s.drawn_n > 0:
+            s.drawn_n -= 1
+            ct_hand_add(s, s.cur, s.drawn[s.drawn_n], s.known[s.drawn[s.drawn_n]])
+        after_resource(s)
+    else:
+        ct_hand_add(s, s.cur, card, s.known[card])
         keep_rest(s)
 
 
@@ -498,16 +504,10 @@ cdef int ct_legal_actions(const CTState* s, int16_t* out) noexcept nogil:
         out[1] = A_CARDS
         n = 2
     elif ph == PH_KEEP:
-        # Kept in non-decreasing kind order: a kind is offered only when enough
-        # cards of that kind or above remain to keep the rest.
-        for k in range(s.keep_min, NUM_DKINDS):
-            c = 0
+        for k in range(NUM_DKINDS):
             for i in range(s.drawn_n):
-                if CT_KIND[s.drawn[i]] >= k:
-                    c += 1
-            for i in range(s.drawn_n):
-                if CT_KIND[s.drawn[i]] == k and c >= s.keep_left:
-                    out[n] = A_KEEP + k
+                if CT_KIND[s.drawn[i]] == k:
+                    out[n] = (A_KEEP if s.keep_left == 1 else A_RETURN) + k
                     n += 1
                     break
     elif ph == PH_MAIN:
@@ -541,8 +541,10 @@ cdef void ct_apply(CTState* s, int a) noexcept nogil:
         after_resource(s)
     elif a == A_CARDS:
         take_cards(s)
+    elif a < A_RETURN:
+        keep(s, a - A_KEEP, False)
     elif a < A_BUILD:
-        keep(s, a - A_KEEP)
+        keep(s, a - A_RETURN, True)
     elif a < A_INCOME:
         kind = a - A_BUILD
         card = hand_take(s, p, kind, False)
@@ -736,7 +738,7 @@ cdef int ct_observed_action(const CTState* s, int a, int observer) noexcept nogi
                 return OBSERVED_NOTHING
         return OBSERVED_HIDDEN
     if A_KEEP <= a < A_BUILD:
-        return OBSERVED_NOTHING if s.keep_left > 1 else OBSERVED_HIDDEN
+        return OBSERVED_HIDDEN
     if A_REDRAW <= a < A_REDRAW_DONE:
         return A_SEEN_REDRAW
     if A_LAB <= a < A_SMITHY:
@@ -979,6 +981,8 @@ cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
             s.hand_n[k] += 1
             s.hand_kind[k][CT_KIND[card]] += 1
     ct_deal_characters(s, player, rng)
+    if s.phase == PH_REDRAW and s.cur != player:
+        s.redraw_min = 0        # the cards put under so far are the Magician's secret
     s.rng[0] = rng_next(rng)
     s.rng[1] = rng_next(rng)
     s.rng[2] = rng_next(rng)

@@ -5,7 +5,7 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from engine.citadels.core cimport (
     A_BUILD, A_CARDS, A_DECLINE, A_DESTROY, A_DISCARD, A_END_TURN, A_GOLD, A_GRAVEYARD,
-    A_INCOME, A_KEEP, A_KILL, A_LAB, A_PICK, A_REDRAW, A_REDRAW_DONE, A_ROB, A_SMITHY, A_SWAP,
+    A_INCOME, A_KEEP, A_KILL, A_LAB, A_PICK, A_REDRAW, A_REDRAW_DONE, A_RETURN, A_ROB, A_SMITHY, A_SWAP,
     ARCHITECT, ASSASSIN, BISHOP, CT_COLOUR, CT_COST, CT_KIND, K_DRAGON_GATE,
     K_SCHOOL_OF_MAGIC, K_UNIVERSITY, KING, MAGICIAN, MAX_LEGAL, MERCHANT, NUM_CHARS,
     NUM_DKINDS, PH_DISCARD, PH_GRAVEYARD, PH_KEEP, PH_MAIN, PH_PICK, PH_REDRAW, PH_RESOURCE,
@@ -205,10 +205,14 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
             return A_CARDS
         return A_GOLD
     if ph == PH_KEEP:
+        # Keep the best card, or put back the worst when keeping two of three.
         best = legal[0]
         best_value = -1000
         for i in range(n):
-            value = keep_value(s, p, legal[i] - A_KEEP)
+            if s.keep_left == 1:
+                value = keep_value(s, p, legal[i] - A_KEEP)
+            else:
+                value = -keep_value(s, p, legal[i] - A_RETURN)
             if value > best_value:
                 best_value = value
                 best = legal[i]

@@ -59,8 +59,9 @@ class Decision:
     #: Drawn cards to choose from that the observer sees, and how many it does not.
     drawn: tuple[str, ...] = ()
     drawn_hidden: int = 0
+    #: Cards to keep of those drawn: 1, or 2 of 3 (then the move names the one put back).
     keep_left: int = 0
-    #: Canonical order: the next card kept or put under the deck is not below this one.
+    #: Magician, to itself only: the next card put under the deck is not below this one.
     min_card: str | None = None
     #: Magician: cards put under the deck so far.
     redraw_count: int = 0

@@ -290,9 +290,7 @@ cdef class CitadelsState(CState):
             else:
                 hidden = s.drawn_n
         min_card = None
-        if ph == PH_KEEP:
-            min_card = DISTRICT_NAMES[s.keep_min]
-        elif ph == PH_REDRAW:
+        if ph == PH_REDRAW and s.cur == p:
             min_card = DISTRICT_NAMES[s.redraw_min]
         return Decision(
             phase=PHASES[ph],
@@ -658,14 +656,11 @@ cdef _place_decision(CTState* s, obs):
             kind = parse_district(d.min_card)
         except ValueError as err:
             raise InvalidObservationError("decision.min_card", str(err)) from None
-        s.keep_min = kind
         s.redraw_min = kind
     if s.phase == PH_GRAVEYARD:
         if d.warlord is None:
             raise InvalidObservationError("decision.warlord", "names the Warlord's player")
         s.warlord = _player_index(d.warlord, n, "decision.warlord")
-    if s.phase != PH_KEEP:
-        s.keep_min = 0
     if s.phase != PH_REDRAW:
         s.redraw_min = 0
     acting = s.warlord if s.phase == PH_GRAVEYARD else s.cur
