@@ -88,7 +88,7 @@ class Observation:
     killed: str | None
     robbed: str | None
     deck_size: int
-    #: Cards in the deck the observer can place, as (position from the bottom, card).
+    #: Cards in the deck the observer can place, as (position from the bottom, card), sorted.
     deck_known: tuple[tuple[int, str], ...]
     first_complete: int | None
     decision: Decision

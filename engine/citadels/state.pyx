@@ -608,6 +608,8 @@ cdef _place_characters(CTState* s, obs, uint64_t* rng):
         s.revealed |= 1 << c
         s.holder[c] = q
         s.top_char[q] = max(s.top_char[q], c + 1)
+    if (s.revealed >> 3) & 1 and obs.crown != s.holder[3]:
+        raise InvalidObservationError("crown", "the revealed King has taken the crown")
     s.killed = NO_CHAR if obs.killed is None else _character(obs.killed, "killed")
     s.robbed = NO_CHAR if obs.robbed is None else _character(obs.robbed, "robbed")
     if in_draft:
