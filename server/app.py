@@ -151,6 +151,10 @@ async def serve(
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully; with `web_address`, the hint
     page's gateway runs on the same event loop and talks to this server."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
     server = RegentServer(address, limits)
     await server.start()
     gateway = None
@@ -161,10 +165,6 @@ async def serve(
         except OSError:
             await server.stop(0)
             raise
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stopping.set)
     await stopping.wait()
     if gateway is not None:
         await gateway.stop()

@@ -307,11 +307,11 @@ async def _json_errors(
 
 async def serve_web(address: str, target: str) -> None:
     """`regent web`: the page against the service at `target`, until SIGINT or SIGTERM."""
-    gateway = Gateway(target)
-    await gateway.start(address)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
+    gateway = Gateway(target)
+    await gateway.start(address)
     await stopping.wait()
     await gateway.stop()
