@@ -78,6 +78,7 @@ setup(
         "engine.royal_cities",
         "search",
         "server",
+        "server.web",
         "clients",
         "bench",
         "regent",
@@ -87,6 +88,8 @@ setup(
         "engine": ["*.pxd", "py.typed"],
         "engine.royal_cities": ["*.pxd"],
         "search": ["*.pxd"],
+        # The hint page: plain HTML, CSS and JavaScript modules, no build step.
+        "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
     },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

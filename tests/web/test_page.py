@@ -97,6 +97,7 @@ def _set_up_scoring_example(tab: Page) -> None:
         tab.tap(card)
 
 
+@pytest.mark.slow
 def test_hint_and_i_played_it(tab: Page, service: RunningServer) -> None:
     page = tab.page
     tab.shot("1-empty")
