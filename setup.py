@@ -83,6 +83,7 @@ setup(
         "engine.citadels",
         "search",
         "server",
+        "server.web",
         "clients",
         "bench",
         "regent",
@@ -93,6 +94,8 @@ setup(
         "engine.royal_cities": ["*.pxd"],
         "engine.citadels": ["*.pxd"],
         "search": ["*.pxd"],
+        # The hint page: plain HTML, CSS and JavaScript modules, no build step.
+        "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
     },
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

@@ -7,6 +7,9 @@ import sys
 
 from server.limits import ServerLimits
 
+#: Where the hint page listens by default.
+WEB_ADDRESS = "127.0.0.1:8080"
+
 
 def _bench(args: argparse.Namespace) -> int:
     if args.target == "service":
@@ -44,6 +47,12 @@ def _serve(args: argparse.Namespace) -> int:
     from clients.commands import serve
 
     return serve(args)
+
+
+def _web(args: argparse.Namespace) -> int:
+    from clients.commands import web
+
+    return web(args)
 
 
 def _hint(args: argparse.Namespace) -> int:
@@ -91,7 +100,9 @@ def seconds(text: str) -> float:
 def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     """`serve`, `hint`, `play` and `watch`: the gRPC service and its clients."""
     limits = ServerLimits()
-    serve = commands.add_parser("serve", help="run the gRPC service (Advisor and Match)")
+    serve = commands.add_parser(
+        "serve", help="run the gRPC service (Advisor and Match) and the hint page"
+    )
     serve.add_argument(
         "--address", default="127.0.0.1:50051", metavar="HOST:PORT", help="where to listen"
     )
@@ -143,7 +154,24 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         choices=["debug", "info", "warning", "error"],
         help="info logs one line per call (default: info)",
     )
+    serve.add_argument(
+        "--web-address",
+        default=WEB_ADDRESS,
+        metavar="HOST:PORT",
+        help=f"where the hint page listens (default: {WEB_ADDRESS})",
+    )
+    serve.add_argument("--no-web", action="store_true", help="do not serve the hint page")
     serve.set_defaults(func=_serve)
+
+    web = commands.add_parser("web", help="serve the hint page against a running service")
+    web.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the service")
+    web.add_argument(
+        "--web-address",
+        default=WEB_ADDRESS,
+        metavar="HOST:PORT",
+        help=f"where the hint page listens (default: {WEB_ADDRESS})",
+    )
+    web.set_defaults(func=_web)
 
     hint = commands.add_parser("hint", help="the recommended move of an observation (JSON)")
     hint.add_argument("file", help="a regent.v1.Observation in protobuf JSON, or - for stdin")

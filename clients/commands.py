@@ -1,4 +1,4 @@
-"""The service's subcommands of `regent`: `serve`, `hint`, `play` and `watch`.
+"""The service's subcommands of `regent`: `serve`, `web`, `hint`, `play` and `watch`.
 
 Each takes the parsed arguments (see clients/cli.py) and returns the exit status: 0 when
 done, 2 for bad input (the message names the field), 1 when the service fails.
@@ -29,6 +29,7 @@ from server.app import BackgroundServer
 from server.app import serve as run_server
 from server.convert import observation_from_proto
 from server.limits import ServerLimits
+from server.web.gateway import serve_web
 
 _rc = royal_cities_pb2
 _FINISHED = matches_pb2.MATCH_STATUS_FINISHED
@@ -78,10 +79,25 @@ def serve(args: argparse.Namespace) -> int:
         default_threads=args.threads,
         max_threads=args.max_threads,
     )
+    web_address = None if args.no_web else args.web_address
     try:
-        asyncio.run(run_server(args.address, limits, args.grace))
-    except (OSError, RuntimeError) as err:  # the address cannot be bound
+        asyncio.run(run_server(args.address, limits, args.grace, web_address))
+    except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
         print(f"regent serve: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# -- web -------------------------------------------------------------------------
+
+
+def web(args: argparse.Namespace) -> int:
+    """Serve the hint page against the service at `--server` until SIGINT or SIGTERM."""
+    logging.basicConfig(level="INFO", stream=sys.stderr, format="%(asctime)s %(message)s")
+    try:
+        asyncio.run(serve_web(args.web_address, args.server))
+    except (OSError, ValueError) as err:
+        print(f"regent web: {err}", file=sys.stderr)
         return 1
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.citadels import CitadelsState
@@ -41,11 +42,12 @@ def new_game(name: str, num_players: int, seed: int = 0, rules: Any = None) -> S
     return state_cls(num_players, seed, rules if rules is not None else rules_cls())
 
 
-def state_from_observation(obs: Any, seed: int = 0) -> State:
-    """Continue a game from one player's observation (see each game's own function)."""
+def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -> State:
+    """Continue a game from one player's observation (see each game's own function);
+    `draws` names the next cards off the draw pile, top first."""
     game = obs.get("game") if isinstance(obs, dict) else getattr(obs, "game", None)
     if game == "royal_cities":
-        return _royal_cities_from_observation(obs, seed)
+        return _royal_cities_from_observation(obs, seed, draws)
     if game == "citadels":
-        return _citadels_from_observation(obs, seed)
+        return _citadels_from_observation(obs, seed, draws)
     raise InvalidObservationError("game", f"unknown game {game!r}")

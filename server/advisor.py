@@ -12,10 +12,11 @@ from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import BOT_KINDS, search_config
 from search.search import SearchConfig, SearchResult
+from server.apply import apply_move
 from server.convert import observation_from_proto
 from server.limits import BudgetError, ServerLimits, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
-from server.status import failed_precondition, invalid_argument, resource_exhausted
+from server.status import Rejected, failed_precondition, invalid_argument, resource_exhausted
 
 
 def report(result: SearchResult) -> common_pb2.SearchReport:
@@ -35,14 +36,6 @@ def report(result: SearchResult) -> common_pb2.SearchReport:
         iterations=result.iterations,
         elapsed_seconds=result.elapsed,
     )
-
-
-class Rejected(Exception):
-    """A request refused with a ready gRPC status."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.details)
-        self.status = status
 
 
 def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
@@ -153,6 +146,14 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )
         return response
+
+    async def ApplyMove(self, request, context):
+        if not request.HasField("observation"):
+            await self._abort(context, invalid_argument("observation", "is required"))
+        try:
+            return apply_move(request.observation, request.move, request.revealed)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
 
     async def ListGames(self, request, context):
         rules = [

@@ -22,6 +22,7 @@ from server.limits import ServerLimits
 from server.matches import Matches
 from server.searching import SearchSlots
 from server.status import invalid_argument
+from server.web.gateway import Gateway, local_target
 
 log = logging.getLogger("regent.server")
 
@@ -145,15 +146,28 @@ class RegentServer:
         log.info("regent stopped")
 
 
-async def serve(address: str, limits: ServerLimits, grace: float = 5.0) -> None:
-    """Run until SIGINT or SIGTERM, then shut down gracefully."""
-    server = RegentServer(address, limits)
-    await server.start()
+async def serve(
+    address: str, limits: ServerLimits, grace: float = 5.0, web_address: str | None = None
+) -> None:
+    """Run until SIGINT or SIGTERM, then shut down gracefully; with `web_address`, the hint
+    page's gateway runs on the same event loop and talks to this server."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
+    server = RegentServer(address, limits)
+    await server.start()
+    gateway = None
+    if web_address is not None:
+        gateway = Gateway(local_target(server.address))
+        try:
+            await gateway.start(web_address)
+        except OSError:
+            await server.stop(0)
+            raise
     await stopping.wait()
+    if gateway is not None:
+        await gateway.stop()
     await server.stop(grace)
 
 

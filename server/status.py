@@ -10,6 +10,14 @@ from grpc_status import rpc_status
 Violation = error_details_pb2.BadRequest.FieldViolation
 
 
+class Rejected(Exception):
+    """A request refused with a ready gRPC status."""
+
+    def __init__(self, status: grpc.Status) -> None:
+        super().__init__(status.details)
+        self.status = status
+
+
 def invalid_argument(field: str, reason: str) -> grpc.Status:
     """INVALID_ARGUMENT naming the bad field, readable as a message and as details."""
     return _with_field(code_pb2.INVALID_ARGUMENT, field, reason)

@@ -366,10 +366,12 @@ def _player_index(value, n, field):
     return value
 
 
-def state_from_observation(obs, seed=0) -> CitadelsState:
+def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
     """A game that continues from `obs.observer`'s point of view: the districts
     it does not know are dealt at random (from `seed`) among the places it
     cannot see, and the characters it cannot place among the consistent deals.
+    `draws` names the next cards off the deck, top first (cards the observer
+    will see drawn; they stay unknown to it until then).
     InvalidObservationError names the first field that is wrong."""
     if isinstance(obs, dict):
         obs = Observation.from_json(obs)
@@ -400,7 +402,7 @@ def state_from_observation(obs, seed=0) -> CitadelsState:
     s.first_done = NOBODY if obs.first_complete is None else _player_index(
         obs.first_complete, n, "first_complete")
     cards = _Cards()
-    _place_districts(s, obs, cards, rng)
+    _place_districts(s, obs, cards, rng, draws)
     _place_characters(s, obs, rng)
     _place_decision(s, obs)
     if ct_check(s):
@@ -415,7 +417,7 @@ def state_from_observation(obs, seed=0) -> CitadelsState:
     return state
 
 
-cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng):
+cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
     cdef int n = s.num_players, p = obs.observer, q, card, o, i
     everyone = (1 << n) - 1
     for q, view in enumerate(obs.players):
@@ -470,6 +472,18 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng):
             raise InvalidObservationError(
                 f"deck_known[{i}]", "must name a distinct position inside the deck")
         deck[pos] = cards.take(name, f"deck_known[{i}]")
+    told = [False] * obs.deck_size
+    if len(draws) > obs.deck_size:
+        raise InvalidObservationError("draws", f"the deck holds only {obs.deck_size} cards")
+    for i, name in enumerate(draws):
+        pos = obs.deck_size - 1 - i
+        if deck[pos] is not None:
+            if DISTRICT_NAMES[CT_KIND[deck[pos]]] != name:
+                raise InvalidObservationError(
+                    f"draws[{i}]", f"the observer knows that card is {DISTRICT_NAMES[CT_KIND[deck[pos]]]}")
+            continue
+        deck[pos] = cards.take(name, f"draws[{i}]")
+        told[pos] = True
     d = obs.decision
     drawn = []
     for i, name in enumerate(d.drawn):
@@ -497,7 +511,7 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng):
         card = next(it) if deck[i] is None else deck[i]
         s.deck[i] = card
         s.loc[card] = LOC_DECK
-        s.known[card] = 0 if deck[i] is None else 1 << p
+        s.known[card] = 0 if deck[i] is None or told[i] else 1 << p
     s.deck_n = obs.deck_size
     s.drawn_n = 0
     for card in [*drawn, *(next(it) for _ in range(d.drawn_hidden))]:

@@ -364,10 +364,12 @@ cdef class _Builder:
             field, f"{name} appears in more places than the deck has copies of it")
 
 
-def state_from_observation(obs, seed=0) -> RoyalCitiesState:
+def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     """A game that continues from `obs.observer`'s point of view: the cards it
     does not know are dealt at random (from `seed`) among the places it cannot
     see, and the secret choices it has not seen are made at random.
+    `draws` names the next cards off the draw pile, top first (cards the observer
+    does not know): what a real table drew, so that a move plays out as it did.
     Raises InvalidObservationError, naming the field, when `obs` is malformed
     or inconsistent."""
     if isinstance(obs, dict):
@@ -514,8 +516,9 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
             "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
             f"{needed} in hidden places, {len(hidden)} left to place")
     random.Random(seed).shuffle(hidden)
-    for _ in range(obs.pile_size):
-        card = hidden.pop()
+    top = _take_draws(hidden, draws, obs.pile_size)
+    for i in range(obs.pile_size):
+        card = hidden.pop() if i < obs.pile_size - len(top) else top.pop()
         s.pile[s.pile_n] = card
         s.pile_n += 1
         s.loc[card] = LOC_PILE
@@ -545,6 +548,25 @@ def state_from_observation(obs, seed=0) -> RoyalCitiesState:
     if state.observation(p) != obs:
         raise InvalidObservationError("observation", _first_difference(state.observation(p), obs))
     return state
+
+
+def _take_draws(hidden, draws, int pile_size):
+    """Remove the cards `draws` names from `hidden`; they go on top of the pile,
+    `draws[0]` on the very top (the pile is filled from the bottom, so the list is
+    returned in the order `pop()` should place them)."""
+    if len(draws) > pile_size:
+        raise InvalidObservationError("draws", f"the draw pile holds only {pile_size} cards")
+    top = []
+    for i, name in enumerate(draws):
+        kind = _kind(name, f"draws[{i}]")
+        for j, card in enumerate(hidden):
+            if card_kind(card) == kind:
+                top.append(hidden.pop(j))
+                break
+        else:
+            raise InvalidObservationError(
+                f"draws[{i}]", f"{name} is not among the cards the observer cannot see")
+    return top
 
 
 def _kind(name, field):

@@ -49,8 +49,9 @@ class Serve:
     """A `regent serve` process and the lines of its log, read as they come."""
 
     def __init__(self) -> None:
+        command = ["serve", "--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0"],
+            [sys.executable, "-m", "clients.cli", *command],
             cwd=ROOT,
             env=ENV,
             stderr=subprocess.PIPE,

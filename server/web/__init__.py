@@ -1,0 +1,1 @@
+"""The tabletop hint page: an HTTP/JSON gateway to the AdvisorService and its static files."""

@@ -1,0 +1,317 @@
+"""The hint page's HTTP/JSON gateway: the page's files, and one POST route per AdvisorService
+call, forwarded over a grpc.aio channel.
+
+Bodies are the calls' request messages in protobuf's JSON mapping, answers their responses
+(field names as in the .proto files, enums by name). `/api/analyze` streams one JSON line per
+report; a browser that stops reading (aborts the fetch) cancels the gRPC call, which frees the
+search. Errors are `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with
+the HTTP status of the gRPC code: the fields of an INVALID_ARGUMENT come from its
+google.rpc.BadRequest, so the page can say what is wrong and where.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import socket
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+from aiohttp import web
+from google.protobuf import json_format, message_factory
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2, status_pb2
+
+from regent.v1 import advisor_pb2, advisor_pb2_grpc
+
+log = logging.getLogger("regent.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: The longest request body accepted: an observation is a few kilobytes.
+MAX_BODY = 256 * 1024
+#: HTTP status for each gRPC code the service returns; anything else is 502.
+HTTP_STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+    grpc.StatusCode.DEADLINE_EXCEEDED: 504,
+}
+#: Unary POST routes: path -> (request message, the stub's method name); GET /api/games too.
+UNARY = {
+    "/api/legal-moves": (advisor_pb2.LegalMovesRequest, "LegalMoves"),
+    "/api/recommend": (advisor_pb2.RecommendRequest, "Recommend"),
+    "/api/apply-move": (advisor_pb2.ApplyMoveRequest, "ApplyMove"),
+}
+#: How long a unary call may take (a Recommend's search included).
+CALL_TIMEOUT = 120.0
+
+
+class BadBody(Exception):
+    """A request body that is no request message; `field` is its JSON path."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+def error_response(
+    status: int, code: str, message: str, fields: list[dict[str, str]] | None = None
+) -> web.Response:
+    """The gateway's one error shape."""
+    body = {"error": {"code": code, "message": message, "fields": fields or []}}
+    return web.json_response(body, status=status)
+
+
+def grpc_error(err: grpc.aio.AioRpcError, target: str) -> web.Response:
+    """A failed call as an HTTP error, with the BadRequest field violations it carries."""
+    code = err.code()
+    message = err.details() or code.name
+    if code == grpc.StatusCode.UNAVAILABLE:
+        message = f"the Regent service at {target} cannot be reached: {message}"
+    return error_response(HTTP_STATUS.get(code, 502), code.name, message, _violations(err))
+
+
+def _violations(err: grpc.aio.AioRpcError) -> list[dict[str, str]]:
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin" and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            found = []
+            for detail in status.details:
+                if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                    bad = error_details_pb2.BadRequest()
+                    detail.Unpack(bad)
+                    found += [
+                        {"field": v.field, "description": v.description}
+                        for v in bad.field_violations
+                    ]
+            return found
+    return []
+
+
+async def read_request(request: web.Request, message_type: type[Message]) -> Message:
+    """The body as a request message; BadBody names the first field that is wrong."""
+    if not request.can_read_body:
+        return message_type()
+    try:
+        data = json.loads(await request.text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise BadBody("body", f"is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise BadBody("body", "must be a JSON object")
+    return parse(data, message_type)
+
+
+def parse(data: dict[str, Any], message_type: type[Message]) -> Message:
+    """`data` in protobuf's JSON mapping as a message; BadBody at the first bad field."""
+    try:
+        return json_format.ParseDict(data, message_type())
+    except json_format.ParseError as err:
+        field, reason = _locate(data, message_type().DESCRIPTOR, "")
+        raise BadBody(field or "body", reason or _reason(str(err))) from None
+
+
+def _locate(data: Any, descriptor: Any, path: str) -> tuple[str, str]:
+    """(path, reason) of the first value in `data` that does not parse as `descriptor`."""
+    if not isinstance(data, dict):
+        return path, "must be a JSON object"
+    fields = {f.name: f for f in descriptor.fields} | {f.json_name: f for f in descriptor.fields}
+    for key, value in data.items():
+        here = f"{path}.{key}" if path else key
+        field = fields.get(key)
+        if field is None:
+            return here, "is no field of this message"
+        repeated = field.is_repeated
+        if field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            if value is None:
+                continue
+            if repeated:
+                if not isinstance(value, list):
+                    return here, "must be a list"
+                for i, item in enumerate(value):
+                    found = _locate(item, field.message_type, f"{here}[{i}]")
+                    if found[0]:
+                        return found
+            else:
+                found = _locate(value, field.message_type, here)
+                if found[0]:
+                    return found
+            continue
+        try:
+            json_format.ParseDict({key: value}, message_factory.GetMessageClass(descriptor)())
+        except json_format.ParseError:
+            return here, _expected(field, value)
+    return "", ""
+
+
+def _expected(field: Any, value: Any) -> str:
+    """What a scalar field takes, and the value it got instead."""
+    got = json.dumps(value)[:40]
+    if field.enum_type is not None:
+        names = [v.name for v in field.enum_type.values]
+        return f"must be one of {', '.join(names)}, not {got}"
+    kinds = {field.TYPE_BOOL: "true or false", field.TYPE_STRING: "a string"}
+    kinds |= dict.fromkeys((field.TYPE_DOUBLE, field.TYPE_FLOAT), "a number")
+    kind = kinds.get(field.type, "an integer")
+    return f"must be {'a list of ' if field.is_repeated else ''}{kind}, not {got}"
+
+
+def _reason(text: str) -> str:
+    """The innermost reason of a json_format error, without its own path."""
+    reason = text.rsplit("field: ", 1)[-1].split(" at ", 1)[0].split("\n", 1)[0]
+    return reason.rstrip(".")
+
+
+def _as_json(message: Message) -> dict[str, Any]:
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+
+
+class Gateway:
+    """The page and the API in front of one AdvisorService at `target` (host:port)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.channel: grpc.aio.Channel | None = None
+        self.advisor: advisor_pb2_grpc.AdvisorServiceStub | None = None
+        self.runner: web.AppRunner | None = None
+        self.address = ""
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_json_errors])
+        app.router.add_get("/", _index)
+        app.router.add_static("/static/", STATIC)
+        for path, (message_type, method) in UNARY.items():
+            app.router.add_post(path, self._unary(message_type, method))
+        app.router.add_get("/api/games", self._unary(advisor_pb2.ListGamesRequest, "ListGames"))
+        app.router.add_post("/api/analyze", self._analyze)
+        return app
+
+    def _unary(
+        self, message_type: type[Message], method: str
+    ) -> Callable[[web.Request], Awaitable[web.Response]]:
+        call = getattr(self.advisor, method)
+
+        async def handle(request: web.Request) -> web.Response:
+            try:
+                message = await read_request(request, message_type)
+                response = await call(message, timeout=CALL_TIMEOUT)
+            except BadBody as bad:
+                return _bad_body(bad)
+            except grpc.aio.AioRpcError as err:
+                return grpc_error(err, self.target)
+            return web.json_response(_as_json(response))
+
+        return handle
+
+    async def _analyze(self, request: web.Request) -> web.StreamResponse:
+        """Analyze as JSON lines; the first report (or the error) decides the HTTP status."""
+        try:
+            message = await read_request(request, advisor_pb2.AnalyzeRequest)
+        except BadBody as bad:
+            return _bad_body(bad)
+        call = self.advisor.Analyze(message, timeout=CALL_TIMEOUT)
+        try:
+            try:
+                first = await call.read()
+            except grpc.aio.AioRpcError as err:
+                return grpc_error(err, self.target)
+            response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+            await response.prepare(request)
+            item = first
+            while item is not grpc.aio.EOF:
+                await response.write(json.dumps(_as_json(item)).encode() + b"\n")
+                try:
+                    item = await call.read()
+                except grpc.aio.AioRpcError as err:
+                    failure = json.loads(grpc_error(err, self.target).text)
+                    await response.write(json.dumps(failure).encode() + b"\n")
+                    break
+            await response.write_eof()
+            return response
+        finally:
+            call.cancel()  # the browser went away, or the stream ended: either way, done
+
+    async def start(self, address: str) -> None:
+        """Serve on `address` (host:port; port 0 picks a free one): see `self.address`."""
+        host, port = split_address(address)
+        sock = socket.create_server((host, port))
+        # A grpc.aio channel belongs to the event loop it is made on: this one.
+        self.channel = grpc.aio.insecure_channel(self.target)
+        self.advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
+        self.runner = web.AppRunner(self.app(), handler_cancellation=True, access_log=None)
+        await self.runner.setup()
+        await web.SockSite(self.runner, sock).start()
+        bound_host, bound_port = sock.getsockname()[:2]
+        self.address = f"{bound_host}:{bound_port}"
+        log.info("hint page on http://%s/ (service %s)", self.address, self.target)
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+        if self.channel is not None:
+            await self.channel.close()
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """`host:port` (`[::1]:8080` too) as (host, port); ValueError when it is not one."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"expected HOST:PORT, not {address!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def local_target(address: str) -> str:
+    """Where a gateway in the same process reaches a server listening on `address`."""
+    host, port = split_address(address)
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _bad_body(bad: BadBody) -> web.Response:
+    return error_response(
+        400,
+        "INVALID_ARGUMENT",
+        f"{bad.field}: {bad.reason}",
+        [{"field": bad.field, "description": bad.reason}],
+    )
+
+
+async def _index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+@web.middleware
+async def _json_errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Unknown API routes, wrong methods and oversized bodies answer in the error shape."""
+    try:
+        return await handler(request)
+    except web.HTTPException as err:
+        if not request.path.startswith("/api/") or err.status < 400:
+            raise
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "BODY_TOO_LARGE"}
+        return error_response(
+            err.status,
+            code.get(err.status, "HTTP_ERROR"),
+            f"{request.method} {request.path}: {err.reason}",
+        )
+
+
+async def serve_web(address: str, target: str) -> None:
+    """`regent web`: the page against the service at `target`, until SIGINT or SIGTERM."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    gateway = Gateway(target)
+    await gateway.start(address)
+    await stopping.wait()
+    await gateway.stop()

@@ -1,0 +1,90 @@
+// The gateway's API: one function per route. Failures throw ApiError, which carries the
+// service's message and the fields it blamed.
+
+export class ApiError extends Error {
+  constructor(status, code, message, fields) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.fields = fields || [];
+  }
+}
+
+async function failure(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON: a proxy's page, say
+  }
+  const error = body && body.error;
+  if (error) return new ApiError(response.status, error.code, error.message, error.fields);
+  return new ApiError(response.status, "HTTP_ERROR", `the page's server answered ${response.status}`);
+}
+
+async function post(path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`);
+  }
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+export async function listGames() {
+  const response = await fetch("/api/games");
+  if (!response.ok) throw await failure(response);
+  return response.json();
+}
+
+export const legalMoves = (observation) => post("/api/legal-moves", { observation });
+
+export const applyMove = (observation, text, revealed) =>
+  post("/api/apply-move", { observation, move: { text }, revealed });
+
+// Analyze: calls onReport(report, final) for every line of the stream; `signal` (an
+// AbortSignal) stops the search: the gateway cancels the call when the browser hangs up.
+export async function analyze(observation, budget, onReport, signal) {
+  let response;
+  try {
+    response = await fetch("/api/analyze", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ observation, budget, interval_ms: 200 }),
+      signal,
+    });
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`);
+  }
+  if (!response.ok) throw await failure(response);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffered.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffered.slice(0, end));
+        buffered = buffered.slice(end + 1);
+        if (line.error) {
+          const e = line.error;
+          throw new ApiError(502, e.code, e.message, e.fields);
+        }
+        onReport(line.report, Boolean(line.final));
+      }
+    }
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    throw err;
+  }
+}

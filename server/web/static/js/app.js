@@ -1,0 +1,319 @@
+// The hint page: the position (saved in the browser, so a reload keeps it), the engine's
+// verdict on it, the hint with its alternatives, and "I played it".
+import { analyze, applyMove, legalMoves } from "./api.js";
+import { GAMES, gameById } from "./games/index.js";
+import { el } from "./ui.js";
+
+const STORE = "regent.hint.v1";
+const BUDGETS = [
+  { name: "fast", iterations: 1500 },
+  { name: "normal", iterations: 6000 },
+  { name: "deep", iterations: 25000 },
+];
+const $ = (id) => document.getElementById(id);
+
+let state = load();
+let search = null; // the AbortController of the running Analyze
+let checking = 0; // the latest legal-moves request; older answers are ignored
+let checkTimer = null;
+
+function load() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE));
+    const game = saved && gameById(saved.game);
+    if (game && saved.observation && saved.observation[game.id]) return saved;
+  } catch {
+    // a damaged entry: start afresh
+  }
+  return fresh(GAMES[0], 2);
+}
+
+function fresh(game, numPlayers) {
+  return { game: game.id, observation: { [game.id]: game.blank(numPlayers) }, budget: 1 };
+}
+
+function save() {
+  localStorage.setItem(STORE, JSON.stringify(state));
+}
+
+const game = () => gameById(state.game);
+const position = () => state.observation[state.game];
+
+// -- the position ------------------------------------------------------------------------
+
+function render() {
+  const current = game();
+  $("game").replaceChildren(...GAMES.map((g) => el("option", { value: g.id, selected: g.id === current.id }, g.name)));
+  $("players").replaceChildren(
+    ...current.playerCounts.map((n) =>
+      el("option", { value: n, selected: n === current.numPlayers(position()) }, n === 1 ? "1 (solo)" : n),
+    ),
+  );
+  $("budget").value = state.budget;
+  current.renderSetup($("setup"), position(), changed);
+  scheduleCheck();
+}
+
+function changed(updated) {
+  state.observation = { [state.game]: updated };
+  save();
+  clearAdvice();
+  render();
+}
+
+function replacePosition(observation, gameId) {
+  state.game = gameId;
+  state.observation = observation;
+  save();
+  clearAdvice();
+  render();
+}
+
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, 120);
+}
+
+// Ask the engine whether the position can happen, and what the player to act may do.
+async function check() {
+  const ticket = ++checking;
+  try {
+    const answer = await legalMoves(state.observation);
+    if (ticket !== checking) return;
+    showProblem(null);
+    const moves = answer.moves || [];
+    const current = game();
+    const mine = current.toAct(position()) === current.observer(position());
+    $("legal").textContent = moves.length
+      ? moves.map((m) => current.describeMove(m.text, position())).join(" · ")
+      : answer.player === undefined
+        ? "The game is over."
+        : `P${answer.player + 1} is to act: their moves depend on cards you cannot see. ` +
+          "Update the position as the table plays, then set To act back to you.";
+    $("hint").disabled = !mine || !moves.length;
+    $("other-moves").replaceChildren(
+      ...moves.map((m) => el("option", { value: m.text }, current.describeMove(m.text, position()))),
+    );
+    $("other-move").classList.toggle("hidden", !moves.length);
+  } catch (err) {
+    if (ticket !== checking) return;
+    showProblem(err);
+    $("legal").textContent = "None until the position is fixed.";
+    $("hint").disabled = true;
+    $("other-move").classList.add("hidden");
+  }
+}
+
+// What is wrong and where, in words: the service's message and each field it blamed.
+function showProblem(err) {
+  const box = $("problem");
+  if (!err) {
+    box.classList.add("hidden");
+    box.replaceChildren();
+    return;
+  }
+  const fields = (err.fields || []).map((f) =>
+    el("li", {}, el("strong", {}, game().describeField(f.field)), `: ${f.description}`, el("span", { class: "muted" }, ` (${f.field})`)),
+  );
+  box.replaceChildren(
+    el("strong", {}, err.status === 400 ? "This position cannot happen. " : "Something went wrong. "),
+    fields.length ? "" : err.message,
+    fields.length ? el("ul", {}, ...fields) : null,
+  );
+  box.classList.remove("hidden");
+}
+
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").classList.toggle("hidden", !text);
+}
+
+// -- the hint ----------------------------------------------------------------------------
+
+function clearAdvice() {
+  stopSearch();
+  $("advice").replaceChildren();
+  $("search-status").textContent = "";
+  $("progress").classList.add("hidden");
+}
+
+function stopSearch() {
+  if (search) search.abort();
+  search = null;
+}
+
+async function hint() {
+  stopSearch();
+  notice("");
+  const controller = new AbortController();
+  search = controller;
+  const budget = BUDGETS[state.budget];
+  const bar = $("progress").firstElementChild;
+  $("progress").classList.remove("hidden");
+  bar.style.width = "0";
+  $("stop").classList.remove("hidden");
+  $("hint").disabled = true;
+  $("search-status").textContent = `Thinking (${budget.name})…`;
+  let last = null;
+  try {
+    await analyze(
+      state.observation,
+      { iterations: budget.iterations },
+      (report, final) => {
+        last = report;
+        const done = Number(report.iterations || 0);
+        bar.style.width = `${Math.min(100, (100 * done) / budget.iterations)}%`;
+        showAdvice(report, final);
+      },
+      controller.signal,
+    );
+    if (controller.signal.aborted && last) {
+      $("search-status").textContent = `Stopped after ${Number(last.iterations || 0).toLocaleString()} simulations.`;
+    }
+  } catch (err) {
+    showProblem(err);
+    $("search-status").textContent = "";
+  } finally {
+    if (search === controller) search = null;
+    $("stop").classList.add("hidden");
+    $("hint").disabled = false;
+  }
+}
+
+function showAdvice(report, final) {
+  const current = game();
+  const moves = report.moves || [];
+  const best = report.move || (moves[0] && moves[0].move);
+  if (!best) return;
+  const simulations = Number(report.iterations || 0);
+  $("search-status").textContent = `${final ? "Done" : "Searching"}: ${simulations.toLocaleString()} simulations in ${Number(report.elapsed_seconds || 0).toFixed(1)} s.`;
+  const rows = moves.map((m) => {
+    const chance = Number(m.win_chance || 0);
+    const played = el("button", { type: "button", "data-played": m.move.text }, "I played it");
+    played.onclick = () => iPlayed(m.move.text);
+    return el(
+      "li",
+      { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text },
+      el("span", {}, current.describeMove(m.move.text, position())),
+      played,
+      el("span", { class: "bar", role: "img", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, el("span", { style: `width:${(100 * chance).toFixed(1)}%` })),
+      el("span", { class: "muted" }, `${(100 * chance).toFixed(0)}% win · ${Number(m.visits || 0).toLocaleString()} sims`),
+    );
+  });
+  $("advice").replaceChildren(
+    el("p", { class: "recommendation", id: "recommendation" }, current.describeMove(best.text, position())),
+    el("h3", {}, "Alternatives (estimated win chance)"),
+    el("ul", { class: "moves", id: "moves" }, ...rows),
+  );
+}
+
+// -- "I played it" -----------------------------------------------------------------------
+
+// Apply the move; the service asks for every card the table turned up, one at a time.
+async function iPlayed(text, revealed = []) {
+  stopSearch();
+  try {
+    const answer = await applyMove(state.observation, text, revealed);
+    if (!answer.complete) {
+      askReveal(text, revealed, answer.reveals[revealed.length]);
+      return;
+    }
+    $("reveal").classList.add("hidden");
+    const gameId = state.game;
+    replacePosition(answer.observation, gameId);
+    const current = game();
+    const next = current.toAct(position());
+    notice(
+      `Played: ${current.describeMove(text, position())}. ` +
+        (next === current.observer(position())
+          ? "Your decision again: ask for a hint."
+          : next === null
+            ? "The game is over."
+            : `Now P${next + 1} is to act: update the position as the table plays.`),
+    );
+  } catch (err) {
+    $("reveal").classList.add("hidden");
+    showProblem(err);
+  }
+}
+
+function askReveal(text, revealed, slot) {
+  const box = $("reveal");
+  const choices = game()
+    .revealChoices(position())
+    .filter((c) => c.left > revealed.filter((r) => r === c.name).length)
+    .map((choice) => {
+      const button = el("button", { type: "button", "data-reveal": choice.name, "aria-label": choice.label }, choice.element());
+      button.onclick = () => iPlayed(text, [...revealed, choice.name]);
+      return button;
+    });
+  const cancel = el("button", { type: "button", id: "reveal-cancel" }, "Cancel");
+  cancel.onclick = () => box.classList.add("hidden");
+  box.replaceChildren(
+    el("p", {}, el("strong", {}, "Tap the card the table showed: "), slot.description,
+      revealed.length ? ` (card ${revealed.length + 1})` : ""),
+    el("div", { class: "deck" }, ...choices),
+    cancel,
+  );
+  box.classList.remove("hidden");
+  box.scrollIntoView({ block: "nearest" });
+}
+
+// -- import and export --------------------------------------------------------------------
+
+function exportPosition() {
+  const blob = new Blob([JSON.stringify(state.observation, null, 2) + "\n"], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "regent-observation.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+function importText(text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    showProblem({ status: 400, message: `The file is not JSON: ${err.message}` });
+    return;
+  }
+  const found = data && typeof data === "object" ? GAMES.find((g) => data[g.id]) : null;
+  if (!found) {
+    showProblem({ status: 400, message: `No game in it: expected one of ${GAMES.map((g) => g.id).join(", ")}.` });
+    return;
+  }
+  notice("Imported.");
+  replacePosition({ [found.id]: data[found.id] }, found.id);
+}
+
+function wire() {
+  $("game").onchange = () => {
+    const chosen = gameById($("game").value);
+    state = { ...fresh(chosen, chosen.playerCounts[Math.min(1, chosen.playerCounts.length - 1)]), budget: state.budget };
+    replacePosition(state.observation, chosen.id);
+  };
+  $("players").onchange = () => replacePosition({ [state.game]: game().blank(Number($("players").value)) }, state.game);
+  $("new-position").onclick = () => {
+    notice("");
+    replacePosition({ [state.game]: game().blank(game().numPlayers(position())) }, state.game);
+  };
+  $("budget").oninput = () => {
+    state.budget = Number($("budget").value);
+    save();
+  };
+  $("hint").onclick = hint;
+  $("stop").onclick = stopSearch;
+  $("played-other").onclick = () => iPlayed($("other-moves").value);
+  $("export").onclick = exportPosition;
+  $("import").onclick = () => $("import-dialog").showModal();
+  $("import-file").onchange = async () => {
+    const file = $("import-file").files[0];
+    if (file) $("import-text").value = await file.text();
+  };
+  $("import-dialog").onclose = () => {
+    if ($("import-dialog").returnValue === "ok") importText($("import-text").value);
+  };
+}
+
+wire();
+render();

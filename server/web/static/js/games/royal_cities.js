@@ -1,0 +1,491 @@
+// Royal Cities: the setup editor (a picture of the deck, places to tap cards into, steppers),
+// move texts in plain words, and error paths in words. The position is the
+// `royal_cities` branch of a regent.v1.Observation in protobuf JSON; the engine, not this
+// page, decides whether it can happen and what is legal.
+import { el, stepper } from "../ui.js";
+
+const COLOURS = ["purple", "yellow", "pink", "red", "blue", "green", "white"];
+const CITIES = COLOURS.slice(0, 6);
+const EFFECTS = ["Emptiness", "Villager", "Jester", "Assassin", "Merchant", "Knight", "Astrologer"];
+const PREFIX = "ROYAL_CITIES_COLOUR_";
+const PHASE_PREFIX = "ROYAL_CITIES_PHASE_";
+// [phase, label, who plays it: "table" (2-4 players), "solo" (1 player) or "" (both)]
+const PHASES = [
+  ["TURN", "Turn: play a card, then buy or add", ""],
+  ["EFFECT", "Choose a played card's effect target", ""],
+  ["KNIGHT_DESTINATION", "Knight: choose the destination City", ""],
+  ["PURCHASE", "Buying from the Market", ""],
+  ["HERO_KEEP", "Hero: choose the card to add", "table"],
+  ["CONSTRUCT", "Season's end: secret construction", ""],
+  ["PASS", "Setup: pass cards", "table"],
+  ["FIRST_BUILD", "Setup: first build", "table"],
+  ["SOLO_OWN", "Solo setup: your first build", "solo"],
+  ["SOLO_REGENT", "Solo setup: the Regent's card", "solo"],
+  ["SOLO_ADD", "Solo: a card for the Regent", "solo"],
+  ["REGENT_WHITE", "Solo: the Regent's white card", "solo"],
+  ["TAX", "Solo: Royal Taxes", "solo"],
+  ["SOLO_TRIM", "Solo: trim the Market to four", "solo"],
+  ["END", "The game is over", ""],
+];
+const DECK_SIZE = 85;
+
+// The place cards go when tapped in the deck, and a white card waiting for its City.
+const ui = { zone: "hand", white: null };
+
+const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const cardName = (card) => `${(card.colour || "").replace(PREFIX, "").toLowerCase()}-${card.value || 0}`;
+const toCard = (name) => {
+  const [colour, value] = name.split("-");
+  return { colour: PREFIX + colour.toUpperCase(), value: Number(value) };
+};
+const copies = (name) => (name.startsWith("white") || name.endsWith("-0") ? 1 : 2);
+const kindOrder = (name) => {
+  const [colour, value] = name.split("-");
+  return COLOURS.indexOf(colour) * 7 + Number(value);
+};
+const byKind = (a, b) => kindOrder(cardName(a)) - kindOrder(cardName(b));
+const phaseOf = (obs) => ((obs.decision && obs.decision.phase) || "").replace(PHASE_PREFIX, "");
+
+function playerName(obs, q) {
+  if (q === "regent") return "the Regent";
+  return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
+}
+
+export function cardElement(name, extra = "") {
+  const [colour, value] = name.split("-");
+  return el(
+    "span",
+    { class: `card c-${colour}`, title: `${title(colour)} ${value}` },
+    el("span", { class: "value" }, value),
+    el("span", { class: "name" }, colour),
+    extra ? el("span", { class: "left" }, extra) : null,
+  );
+}
+
+function emptyCities() {
+  return CITIES.map(() => ({ cards: [] }));
+}
+
+function blank(numPlayers) {
+  const players = [];
+  for (let q = 0; q < numPlayers; q++) {
+    players.push({ vp: 0, age_rank: q, hand_size: 0, hand: [], cities: emptyCities() });
+  }
+  const obs = {
+    observer: 0,
+    num_players: numPlayers,
+    rules: { hero_on_every_revolt: true, regent_scores_revolts: true },
+    season: 1,
+    num_seasons: numPlayers === 4 ? 3 : 4,
+    starter: 0,
+    last_purchaser: 0,
+    players,
+    market: [],
+    discard: [],
+    pile_size: 0,
+    reserve_size: 4,
+    decision: { phase: PHASE_PREFIX + "TURN", player: 0 },
+  };
+  if (numPlayers === 1) obs.regent = { vp: 0, cities: emptyCities() };
+  return normalize(obs);
+}
+
+// Fill the fields protobuf JSON leaves out (zeros, empty lists), sort what the engine keeps
+// sorted, and recount the draw pile: what no other place holds.
+function normalize(obs) {
+  obs.players = obs.players || [];
+  for (const view of obs.players) {
+    view.hand = (view.hand || []).slice().sort(byKind);
+    view.cities = view.cities && view.cities.length ? view.cities : emptyCities();
+    for (const city of view.cities) city.cards = city.cards || [];
+    view.vp = view.vp || 0;
+    view.hand_size = view.hand_size || 0;
+  }
+  if (obs.regent) {
+    obs.regent.cities = obs.regent.cities && obs.regent.cities.length ? obs.regent.cities : emptyCities();
+    for (const city of obs.regent.cities) city.cards = city.cards || [];
+  }
+  obs.market = (obs.market || []).slice().sort(byKind);
+  obs.discard = (obs.discard || []).slice().sort(byKind);
+  obs.decision = obs.decision || { phase: PHASE_PREFIX + "TURN", player: 0 };
+  obs.decision.drawn = (obs.decision.drawn || []).slice().sort(byKind);
+  const me = obs.observer || 0;
+  if (obs.players[me]) obs.players[me].hand_size = obs.players[me].hand.length;
+  obs.pile_size = pileSize(obs);
+  return obs;
+}
+
+function placedCards(obs) {
+  const names = [];
+  const add = (cards) => cards.forEach((card) => names.push(cardName(card)));
+  add(obs.market);
+  add(obs.discard);
+  add(obs.decision.drawn || []);
+  for (const view of obs.players) {
+    add(view.hand);
+    view.cities.forEach((city) => add(city.cards));
+  }
+  if (obs.regent) obs.regent.cities.forEach((city) => add(city.cards));
+  return names;
+}
+
+function pileSize(obs) {
+  const me = obs.observer || 0;
+  let hidden = (obs.reserve_size || 0) + (obs.decision.drawn_hidden || 0);
+  obs.players.forEach((view, q) => {
+    if (q !== me) hidden += view.hand_size - view.hand.length;
+  });
+  return DECK_SIZE - placedCards(obs).length - hidden;
+}
+
+function left(obs) {
+  const counts = {};
+  for (const name of placedCards(obs)) counts[name] = (counts[name] || 0) + 1;
+  const out = {};
+  for (const colour of COLOURS) {
+    for (let value = 0; value <= 6; value++) {
+      const name = `${colour}-${value}`;
+      out[name] = copies(name) - (counts[name] || 0);
+    }
+  }
+  return out;
+}
+
+// -- the setup editor --------------------------------------------------------------------
+
+function zones(obs) {
+  const list = [
+    ["hand", "Your hand"],
+    ["market", "Market"],
+    ["discard", "Discard pile"],
+    ["drawn", "Drawn, not placed yet"],
+  ];
+  obs.players.forEach((_, q) => list.push([`cities:${q}`, `${playerName(obs, q)}: Cities`]));
+  if (obs.regent) list.push(["cities:regent", "The Regent: Cities"]);
+  return list;
+}
+
+function citiesOf(obs, owner) {
+  return owner === "regent" ? obs.regent.cities : obs.players[Number(owner)].cities;
+}
+
+function place(obs, name, city) {
+  const card = toCard(name);
+  if (ui.zone === "hand") obs.players[obs.observer || 0].hand.push(card);
+  else if (ui.zone === "market") obs.market.push(card);
+  else if (ui.zone === "discard") obs.discard.push(card);
+  else if (ui.zone === "drawn") obs.decision.drawn.push(card);
+  else {
+    const owner = ui.zone.split(":")[1];
+    const colour = city === undefined ? COLOURS.indexOf(name.split("-")[0]) : city;
+    citiesOf(obs, owner)[colour].cards.push(card);
+  }
+}
+
+function renderSetup(root, obs, changed) {
+  normalize(obs);
+  const edit = (fn) => () => {
+    fn();
+    changed(normalize(obs));
+  };
+  const counts = left(obs);
+  const me = obs.observer || 0;
+  const solo = obs.num_players === 1;
+
+  const observer = el(
+    "select",
+    { id: "observer", "aria-label": "you are" },
+    ...obs.players.map((_, q) => el("option", { value: q, selected: q === me }, `P${q + 1}`)),
+  );
+  observer.onchange = edit(() => {
+    const was = obs.players[me];
+    const now = obs.players[Number(observer.value)];
+    [was.hand, now.hand] = [now.hand, was.hand];
+    obs.observer = Number(observer.value);
+  });
+
+  const tabs = zones(obs).map(([id, label]) => {
+    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id }, label);
+    tab.onclick = () => {
+      ui.zone = id;
+      ui.white = null;
+      changed(obs);
+    };
+    return tab;
+  });
+
+  const deck = el("div", { class: "deck", role: "group", "aria-label": "the deck" });
+  for (const colour of COLOURS) {
+    for (let value = 0; value <= 6; value++) {
+      const name = `${colour}-${value}`;
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: "deck-card",
+          "data-card": name,
+          "aria-label": `${name}, ${counts[name]} left`,
+          disabled: counts[name] <= 0,
+        },
+        cardElement(name, counts[name] > 0 ? `×${counts[name]}` : "0"),
+      );
+      button.onclick = () => {
+        if (colour === "white" && ui.zone.startsWith("cities:")) {
+          ui.white = name;
+          changed(obs);
+          return;
+        }
+        edit(() => place(obs, name))();
+      };
+      deck.append(button);
+    }
+  }
+
+  const chooser = ui.white
+    ? el(
+        "div",
+        { class: "notice", id: "white-city" },
+        `Which City does ${ui.white} go to? `,
+        ...CITIES.map((city, c) => {
+          const button = el("button", { type: "button", "data-city": city }, title(city));
+          button.onclick = edit(() => {
+            place(obs, ui.white, c);
+            ui.white = null;
+          });
+          return button;
+        }),
+      )
+    : null;
+
+  const removable = (list, index) => {
+    const name = cardName(list[index]);
+    const button = el(
+      "button",
+      { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` },
+      cardElement(name),
+    );
+    button.onclick = edit(() => list.splice(index, 1));
+    return button;
+  };
+  const zoneBox = (id, label, list) =>
+    el(
+      "div",
+      { class: `zone${ui.zone === id ? " active" : ""}`, "data-zone-box": id },
+      el("h3", {}, label, el("span", { class: "muted" }, `${list.length}`)),
+      el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i))),
+    );
+  const cityBox = (owner, label) =>
+    el(
+      "div",
+      { class: `zone${ui.zone === `cities:${owner}` ? " active" : ""}`, "data-zone-box": `cities:${owner}` },
+      el("h3", {}, label),
+      el(
+        "div",
+        { class: "cities" },
+        ...citiesOf(obs, owner).map((city, c) =>
+          el(
+            "div",
+            { class: `city city-${CITIES[c]}`, title: `${title(CITIES[c])} City`, "data-city": CITIES[c] },
+            ...city.cards.map((_, i) => removable(city.cards, i)),
+          ),
+        ),
+      ),
+    );
+
+  const counters = el(
+    "div",
+    { class: "counters" },
+    ...obs.players.map((view, q) =>
+      el(
+        "div",
+        { class: "counter-row" },
+        el("strong", {}, playerName(obs, q)),
+        el("label", {}, "VP", stepper(`vp-${q}`, view.vp, 0, 200, (v) => edit(() => (view.vp = v))())),
+        q === me
+          ? el("span", {}, "Hand ", el("output", { id: `hand-${q}` }, view.hand.length))
+          : el(
+              "label",
+              {},
+              "Hand",
+              stepper(`hand-${q}`, view.hand_size, view.hand.length, 30, (v) => edit(() => (view.hand_size = v))()),
+            ),
+        solo ? null : toggle(`hero-${q}`, "Hero up", view, "hero_up", edit),
+        toggle(`purchased-${q}`, "Bought this Season", view, "purchased", edit),
+      ),
+    ),
+    solo
+      ? el(
+          "div",
+          { class: "counter-row" },
+          el("strong", {}, "The Regent"),
+          el("label", {}, "VP", stepper("vp-regent", obs.regent.vp || 0, 0, 200, (v) => edit(() => (obs.regent.vp = v))())),
+        )
+      : null,
+  );
+
+  const general = el(
+    "div",
+    { class: "row" },
+    el("label", {}, "You are", observer),
+    el("label", {}, "Season", stepper("season", obs.season, 1, obs.num_seasons, (v) => edit(() => (obs.season = v))())),
+    el("label", {}, "Reserve", stepper("reserve", obs.reserve_size, 0, 4, (v) => edit(() => (obs.reserve_size = v))())),
+    el("span", { class: "muted", id: "pile" }, `Draw pile: ${obs.pile_size} (what the rest leaves)`),
+  );
+
+  const parts = [
+    general,
+    el("h2", {}, "Cards"),
+    el("p", { class: "muted" }, "Choose a place, then tap cards in the deck to put them there; tap a placed card to take it back. Cities fill from the bottom."),
+    el("div", { class: "zone-tabs", role: "group", "aria-label": "where tapped cards go" }, ...tabs),
+    chooser,
+    deck,
+    zoneBox("hand", "Your hand", obs.players[me].hand),
+    zoneBox("market", "Market (face up)", obs.market),
+    ...obs.players.map((_, q) => cityBox(q, `${playerName(obs, q)}: Cities`)),
+    obs.regent ? cityBox("regent", "The Regent: Cities") : null,
+    zoneBox("discard", "Discard pile", obs.discard),
+    zoneBox("drawn", "Drawn, not placed yet", obs.decision.drawn),
+    el("h2", {}, "Scores and hands"),
+    counters,
+    el("h2", {}, "Pending decision"),
+    decisionEditor(obs, edit),
+  ];
+  root.replaceChildren(...parts.filter(Boolean));
+}
+
+function toggle(id, label, target, field, edit) {
+  const box = el("input", { type: "checkbox", id, checked: Boolean(target[field]) });
+  box.onchange = edit(() => (target[field] = box.checked));
+  return el("label", {}, box, label);
+}
+
+function decisionEditor(obs, edit) {
+  const d = obs.decision;
+  const solo = obs.num_players === 1;
+  const who = el(
+    "select",
+    { id: "to-act", "aria-label": "to act" },
+    ...obs.players.map((_, q) => el("option", { value: q, selected: d.player === q }, playerName(obs, q))),
+  );
+  who.onchange = edit(() => (d.player = Number(who.value)));
+  const phase = el(
+    "select",
+    { id: "phase", "aria-label": "decision" },
+    ...PHASES.filter(([, , mode]) => !mode || mode === (solo ? "solo" : "table")).map(([value, label]) =>
+      el("option", { value, selected: phaseOf(obs) === value }, label),
+    ),
+  );
+  phase.onchange = edit(() => {
+    obs.decision = { phase: PHASE_PREFIX + phase.value, player: d.player || 0, drawn: d.drawn };
+    if (phase.value === "EFFECT") obs.decision.effect = 2;
+    if (phase.value === "END") delete obs.decision.player;
+  });
+  const parts = [el("label", {}, "To act", who), el("label", {}, "Decision", phase)];
+  if (phaseOf(obs) === "EFFECT") {
+    const effect = el(
+      "select",
+      { id: "effect", "aria-label": "effect" },
+      ...EFFECTS.map((name, value) => el("option", { value, selected: (d.effect || 0) === value }, `${value} ${name}`)),
+    );
+    effect.onchange = edit(() => (d.effect = Number(effect.value)));
+    parts.push(el("label", {}, "Effect", effect));
+  }
+  if (phaseOf(obs) === "TURN") parts.push(toggle("turn-played", "already played a card", d, "turn_played", edit));
+  return el("div", { class: "row" }, ...parts);
+}
+
+// -- words -------------------------------------------------------------------------------
+
+function cardWords(name) {
+  const [colour, value] = name.split("-");
+  return `${title(colour)} ${value}`;
+}
+
+function describeMove(text, obs) {
+  const words = text.split(" ");
+  const [verb, a, b, c] = words;
+  const effect = (name) => EFFECTS[Number(name.split("-")[1])];
+  switch (verb) {
+    case "play":
+      if (a === "hand") return `Play ${cardWords(b)} from your hand (${effect(b)})`;
+      return `Play the top card of your ${title(b)} City`;
+    case "purchase":
+      return "Buy from the Market";
+    case "add":
+      return a === "hero" ? "Add a card to the Market with your Hero (draw two, keep one)" : "Add a card to the Market";
+    case "buy":
+      return `Buy ${cardWords(a)}`;
+    case "build":
+      return `Build ${cardWords(a)} in ${phaseOf(obs) === "SOLO_REGENT" ? "the" : "your"} ${title(b)} City`;
+    case "stop":
+      return "Stop: nothing more";
+    case "pass":
+      return `Pass ${cardWords(a)}`;
+    case "keep":
+      return `Keep ${cardWords(a)} for the Market`;
+    case "discard":
+      return `Discard ${cardWords(b)} from the Market`;
+    case "take":
+      return `Take ${cardWords(b)} from the Market`;
+    case "city":
+      return `Your ${title(a)} City`;
+    case "target":
+      return `The top card of ${a === "regent" ? "the Regent's" : `${playerName(obs, Number(a.slice(1)))}'s`} ${title(b)} City`.replace("You's", "your");
+    case "regent":
+      return `Give ${cardWords(a)} to the Regent's ${title(b)} City`;
+    case "tax":
+      return `Tax your ${title(a)} City`;
+    default:
+      return [verb, a, b, c].filter(Boolean).join(" ");
+  }
+}
+
+function describeField(path) {
+  const p = path.replace(/^observation\./, "").replace(/^royal_cities\./, "");
+  const who = (q) => `P${Number(q) + 1}`;
+  const rules = [
+    [/^players\[(\d)\]\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => `${who(m[1])}'s ${title(CITIES[m[2]])} City, card ${Number(m[3]) + 1} from the bottom`],
+    [/^players\[(\d)\]\.cities\[(\d)\]/, (m) => `${who(m[1])}'s ${title(CITIES[m[2]])} City`],
+    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => `${who(m[1])}'s hand, card ${Number(m[2]) + 1}`],
+    [/^players\[(\d)\]\.hand_size/, (m) => `${who(m[1])}'s hand size`],
+    [/^players\[(\d)\]\.vp/, (m) => `${who(m[1])}'s VP`],
+    [/^players\[(\d)\]/, (m) => `${who(m[1])}`],
+    [/^regent\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => `the Regent's ${title(CITIES[m[1]])} City, card ${Number(m[2]) + 1}`],
+    [/^market\[(\d+)\]/, (m) => `the Market, card ${Number(m[1]) + 1}`],
+    [/^discard\[(\d+)\]/, (m) => `the discard pile, card ${Number(m[1]) + 1}`],
+    [/^decision\.drawn\[(\d+)\]/, (m) => `the drawn cards, card ${Number(m[1]) + 1}`],
+    [/^decision/, () => "the pending decision"],
+    [/^pile_size/, () => "the draw pile (what the other counts leave)"],
+    [/^reserve_size/, () => "the Reserve"],
+    [/^season/, () => "the Season"],
+    [/^observer/, () => "who you are"],
+    [/^revealed\[(\d+)\]/, (m) => `the card you named (${Number(m[1]) + 1})`],
+  ];
+  for (const [pattern, words] of rules) {
+    const m = p.match(pattern);
+    if (m) return words(m);
+  }
+  return p;
+}
+
+function revealChoices(obs) {
+  normalize(obs);
+  const counts = left(obs);
+  return Object.keys(counts)
+    .filter((name) => counts[name] > 0)
+    .map((name) => ({ name, left: counts[name], label: cardWords(name), element: () => cardElement(name) }));
+}
+
+export default {
+  id: "royal_cities",
+  name: "Royal Cities",
+  playerCounts: [1, 2, 3, 4],
+  blank,
+  numPlayers: (obs) => obs.num_players || (obs.players || []).length,
+  renderSetup,
+  describeMove,
+  describeField,
+  observer: (obs) => obs.observer || 0,
+  toAct: (obs) => (obs.decision && obs.decision.player !== undefined ? obs.decision.player : null),
+  revealChoices,
+};

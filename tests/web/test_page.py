@@ -1,0 +1,172 @@
+"""The hint page end to end in headless Chromium, on a laptop and on a phone screen: the
+rulebook's scoring example set up by tapping, a hint with its alternatives, "I played it"
+with the card the table turned up, a reload, a stopped search, an impossible position.
+
+Screenshots of every step: tests/artifacts/web/<viewport>-<step>.png.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
+from tests.server.conftest import RunningServer
+from tests.web.conftest import GatewayThread
+
+VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+#: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.
+HAND = ["yellow-2", "pink-5", "white-4"]
+MARKET = ["purple-6", "yellow-5", "red-3", "blue-5"]
+
+
+class Page:
+    """One browser tab on the hint page, with the taps a player makes."""
+
+    def __init__(self, page: Any, shots: Path, name: str) -> None:
+        self.page = page
+        self.shots = shots
+        self.name = name
+        self.errors: list[str] = []
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+
+    def shot(self, step: str) -> None:
+        self.page.screenshot(path=str(self.shots / f"{self.name}-{step}.png"), full_page=True)
+
+    def zone(self, zone: str) -> None:
+        self.page.click(f'[data-zone="{zone}"]')
+
+    def tap(self, card: str, city: str | None = None) -> None:
+        self.page.click(f'.deck-card[data-card="{card}"]')
+        if card.startswith("white") and city:
+            self.page.click(f'#white-city [data-city="{city}"]')
+
+    def cities(self, player: int, spec: dict[str, list[str]]) -> None:
+        self.zone(f"cities:{player}")
+        for city, cards in spec.items():
+            for card in cards:
+                self.tap(card, city)
+
+    def legal(self) -> str:
+        """The engine's verdict, once the page has asked for it."""
+        self.page.wait_for_function(
+            "() => !['…', ''].includes(document.getElementById('legal').textContent)"
+        )
+        time.sleep(0.3)  # the check is debounced: let the last edit's answer arrive
+        return self.page.inner_text("#legal")
+
+    def status_starts(self, text: str) -> None:
+        """Wait for the search status line to start with `text`."""
+        self.page.wait_for_function(
+            "text => document.getElementById('search-status').textContent.startsWith(text)",
+            arg=text,
+        )
+
+    def placed(self, zone: str) -> list[str]:
+        return self.page.eval_on_selector_all(
+            f'[data-zone-box="{zone}"] .placed', "nodes => nodes.map(n => n.dataset.card)"
+        )
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def tab(request, browser, web: GatewayThread, artifacts: Path):
+    context = browser.new_context(viewport=VIEWPORTS[request.param], has_touch=True)
+    page = context.new_page()
+    page.goto(web.url + "/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    wrapped = Page(page, artifacts, request.param)
+    yield wrapped
+    context.close()
+    assert not wrapped.errors, wrapped.errors
+
+
+def _set_up_scoring_example(tab: Page) -> None:
+    """Eloise (P1, the observer) and Will (P2) with the Cities of the rulebook's scoring
+    example, tapped card by card; Eloise's hand and the Market for her turn."""
+    tab.cities(0, ELOISE)
+    tab.cities(1, WILL)
+    tab.zone("hand")
+    for card in HAND:
+        tab.tap(card)
+    tab.zone("market")
+    for card in MARKET:
+        tab.tap(card)
+
+
+@pytest.mark.slow
+def test_hint_and_i_played_it(tab: Page, service: RunningServer) -> None:
+    page = tab.page
+    tab.shot("1-empty")
+    _set_up_scoring_example(tab)
+    assert tab.placed("cities:1") == ["purple-3", "yellow-3", "red-2", "white-3", "red-5",
+                                      "blue-3", "blue-4", "green-0", "green-6"]  # fmt: skip
+    assert tab.placed("hand") == HAND
+    # A coloured card already placed twice is gone from the deck.
+    assert page.is_disabled('.deck-card[data-card="purple-3"]') is False
+    assert page.is_disabled('.deck-card[data-card="green-0"]')
+    legal = tab.legal()
+    assert "Add a card to the Market" in legal and "Buy from the Market" in legal
+    assert page.is_hidden("#problem")
+    tab.shot("2-scoring-example")
+
+    page.fill("#budget", "0")  # fast
+    page.click("#hint")
+    page.wait_for_selector("#recommendation")
+    tab.status_starts("Done")
+    moves = page.eval_on_selector_all("#moves li", "rows => rows.map(r => r.dataset.move)")
+    assert len(moves) > 3 and "add" in moves
+    recommended = page.inner_text("#recommendation")
+    assert recommended
+    assert "win" in page.inner_text("#moves") and "sims" in page.inner_text("#moves")
+    tab.shot("3-hint")
+
+    page.click('#moves [data-played="add"]')
+    page.wait_for_selector("#reveal:not(.hidden)")
+    assert "Market" in page.inner_text("#reveal")
+    # Cards already on the table cannot be the one turned up.
+    assert page.query_selector('#reveal [data-reveal="green-0"]') is None
+    tab.shot("4-which-card")
+    page.click('#reveal [data-reveal="green-6"]')
+    page.wait_for_selector("#reveal.hidden", state="attached")
+    assert tab.placed("market") == [*MARKET, "green-6"]
+    assert "P2 is to act" in page.inner_text("#notice")
+    assert "P2 is to act" in tab.legal()
+    tab.shot("5-played")
+
+    page.reload()
+    assert tab.placed("market") == [*MARKET, "green-6"], "the position survives a reload"
+    assert tab.placed("cities:0") == [c for cards in ELOISE.values() for c in cards]
+    # Back to Eloise: Will added the blue-6 (a Revolt is not reached in row 2).
+    tab.zone("market")
+    tab.tap("blue-6")
+    page.select_option("#to-act", "0")
+    assert "Add a card to the Market" in tab.legal()
+    tab.shot("6-next-turn")
+
+    page.fill("#budget", "2")  # deep: long enough to stop
+    page.click("#hint")
+    page.wait_for_selector("#stop:not(.hidden)")
+    page.wait_for_selector("#recommendation")
+    page.click("#stop")
+    tab.status_starts("Stopped")
+    assert service.wait_idle(timeout=3) < 3, "stopping frees the search"
+    tab.shot("7-stopped")
+
+
+def test_an_impossible_position_says_what_and_where(tab: Page) -> None:
+    page = tab.page
+    tab.cities(1, {"red": ["red-5", "red-2"]})  # a City goes upwards from the bottom
+    page.wait_for_selector("#problem:not(.hidden)")
+    problem = page.inner_text("#problem")
+    assert "cannot happen" in problem
+    assert "P2's Red City, card 2 from the bottom" in problem
+    assert "upwards" in problem
+    assert page.is_disabled("#hint")
+    tab.shot("8-impossible")
+    page.click('[data-zone-box="cities:1"] .placed[data-card="red-2"]')  # take it back
+    page.wait_for_selector("#problem.hidden", state="attached")
+    assert page.is_enabled("#hint")
