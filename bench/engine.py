@@ -9,7 +9,11 @@ import time
 from dataclasses import asdict, dataclass
 
 import engine
-from engine.royal_cities.state import play_random_games
+from engine.citadels.state import play_random_games as citadels_random_games
+from engine.royal_cities.state import play_random_games as royal_cities_random_games
+
+#: The C-core random-game function of each game.
+RANDOM_GAMES = {"royal_cities": royal_cities_random_games, "citadels": citadels_random_games}
 
 
 @dataclass(frozen=True)
@@ -42,21 +46,22 @@ def _timed(run_batch, batch: int, seconds: float) -> tuple[int, int, float]:
             return games, actions, elapsed
 
 
-def c_core(players: int, seconds: float, seed: int) -> EngineFigures:
+def c_core(game: str, players: int, seconds: float, seed: int) -> EngineFigures:
     """Random games dealt and played entirely in C, without the GIL, on this thread."""
+    play_random_games = RANDOM_GAMES[game]
     games, actions, elapsed = _timed(
         lambda done, batch: play_random_games(players, batch, seed + done), 2000, seconds
     )
-    return EngineFigures("royal_cities", players, "c-core", games, actions, elapsed)
+    return EngineFigures(game, players, "c-core", games, actions, elapsed)
 
 
-def python_api(players: int, seconds: float, seed: int) -> EngineFigures:
+def python_api(game: str, players: int, seconds: float, seed: int) -> EngineFigures:
     """The same random games through legal_actions() and apply_action() from Python."""
 
     def batch(done: int, size: int) -> int:
         actions = 0
         for g in range(size):
-            state = engine.new_game("royal_cities", players, seed=seed + done + g)
+            state = engine.new_game(game, players, seed=seed + done + g)
             rng = random.Random(seed + done + g)
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -64,14 +69,18 @@ def python_api(players: int, seconds: float, seed: int) -> EngineFigures:
         return actions
 
     games, actions, elapsed = _timed(batch, 5, seconds)
-    return EngineFigures("royal_cities", players, "python-api", games, actions, elapsed)
+    return EngineFigures(game, players, "python-api", games, actions, elapsed)
 
 
-def run(players: list[int], seconds: float, seed: int, as_json: bool) -> list[EngineFigures]:
+def run(
+    games: dict[str, list[int]], seconds: float, seed: int, as_json: bool
+) -> list[EngineFigures]:
+    """Measure each game at each of its player counts."""
     figures = []
-    for n in players:
-        figures.append(c_core(n, seconds, seed))
-        figures.append(python_api(n, seconds, seed))
+    for game, counts in games.items():
+        for n in counts:
+            figures.append(c_core(game, n, seconds, seed))
+            figures.append(python_api(game, n, seconds, seed))
     if as_json:
         print(
             json.dumps(

@@ -31,36 +31,48 @@ class SearchFigures:
         return self.simulated_actions / self.seconds
 
 
+#: Where each game's mid-game position is: the first turn of Season 2 (Royal
+#: Cities), the first character's turn of round 3 (Citadels).
+MID_GAME = {
+    "royal_cities": lambda state: state.season == 2 and state.phase == "turn",
+    "citadels": lambda state: state.round == 3 and state.phase == "resource",
+}
+
+
 def mid_game(game: str, players: int, seed: int) -> State:
-    """A seeded random game played on to the first turn of its second Season."""
+    """A seeded random game played on to its mid-game position."""
     state = engine.new_game(game, players, seed=seed)
     rng = random.Random(seed)
-    while not (state.season == 2 and state.phase == "turn"):
+    while not MID_GAME[game](state):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
 
 
 def measure(
-    state: State, players: int, position: str, threads: int, seconds: float
+    game: str, state: State, players: int, position: str, threads: int, seconds: float
 ) -> SearchFigures:
     config = SearchConfig(iterations=0, seconds=seconds, threads=threads, seed=1)
     result = search(state, config)
     return SearchFigures(
-        "royal_cities", players, position, threads,
+        game, players, position, threads,
         result.iterations, result.simulated_actions, result.elapsed,
     )  # fmt: skip
 
 
-def run(players: list[int], seconds: float, seed: int, as_json: bool) -> list[SearchFigures]:
+def run(
+    games: dict[str, list[int]], seconds: float, seed: int, as_json: bool
+) -> list[SearchFigures]:
+    """Measure each game at each of its player counts, opening and mid-game."""
     figures = []
-    for n in players:
-        positions = {
-            "opening": engine.new_game("royal_cities", n, seed=seed),
-            "mid-game": mid_game("royal_cities", n, seed),
-        }
-        for name, state in positions.items():
-            for threads in (1, 2):
-                figures.append(measure(state, n, name, threads, seconds))
+    for game, counts in games.items():
+        for n in counts:
+            positions = {
+                "opening": engine.new_game(game, n, seed=seed),
+                "mid-game": mid_game(game, n, seed),
+            }
+            for name, state in positions.items():
+                for threads in (1, 2):
+                    figures.append(measure(game, state, n, name, threads, seconds))
     if as_json:
         rows = []
         for f in figures:
@@ -89,5 +101,5 @@ def _one_thread(figures: list[SearchFigures], f: SearchFigures) -> float:
     return next(
         g.actions_per_second
         for g in figures
-        if g.players == f.players and g.position == f.position and g.threads == 1
+        if (g.game, g.players, g.position, g.threads) == (f.game, f.players, f.position, 1)
     )

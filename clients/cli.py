@@ -21,9 +21,17 @@ def _bench(args: argparse.Namespace) -> int:
         from bench.engine import run
     else:
         from bench.search import run
-    players = args.players or ([1, 2, 3, 4] if args.target == "engine" else [2, 4])
-    run(players, args.seconds, args.seed, args.json)
+    defaults = BENCH_PLAYERS[args.target]
+    chosen = [args.game.replace("-", "_")] if args.game else list(defaults)
+    run({g: args.players or defaults[g] for g in chosen}, args.seconds, args.seed, args.json)
     return 0
+
+
+#: Player counts each benchmark measures by default, per game.
+BENCH_PLAYERS = {
+    "engine": {"royal_cities": [1, 2, 3, 4], "citadels": [4, 7]},
+    "search": {"royal_cities": [2, 4], "citadels": [4, 7]},
+}
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -255,11 +263,16 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="print speed figures")
     bench.add_argument("target", choices=["engine", "search", "service"], help="what to measure")
     bench.add_argument(
+        "--game", choices=["royal-cities", "citadels"], help="one game only (default: both)"
+    )
+    bench.add_argument(
         "--players",
         type=int,
         nargs="+",
-        choices=[1, 2, 3, 4],
-        help="player counts (default: 1 2 3 4 for the engine, 2 4 for search)",
+        choices=range(1, 8),
+        metavar="N",
+        help="player counts (default: engine 1-4 Royal Cities, 4 and 7 Citadels; "
+        "search 2 and 4 Royal Cities, 4 and 7 Citadels)",
     )
     bench.add_argument(
         "--seconds", type=float, default=2.0, help="time per measurement (default: 2)"
@@ -276,8 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     match = commands.add_parser(
         "match", help="one bot against a field, seats rotated (or against the Regent)"
     )
-    match.add_argument("--game", default="royal-cities", choices=["royal-cities"])
-    match.add_argument("--players", type=int, default=2, choices=[1, 2, 3, 4])
+    match.add_argument("--game", default="royal-cities", choices=["royal-cities", "citadels"])
+    match.add_argument("--players", type=int, default=2, choices=range(1, 8), metavar="N")
     match.add_argument("--bot", required=True, help="bot spec, e.g. mo-ismcts:iterations=2000")
     match.add_argument("--field", default="random", help="the other seats' bot spec")
     match.add_argument("--games", type=int, default=100)
