@@ -1,0 +1,99 @@
+"""Impossible or malformed Citadels observations: a specific error naming the field."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import engine
+from engine import InvalidObservationError
+from engine.citadels import state_from_observation
+
+
+def mid_game_view():
+    state = engine.new_game("citadels", 4, seed=21)
+    rng = random.Random(21)
+    while not (state.round == 2 and state.phase == "main"):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state.observation(state.current_player).to_json()
+
+
+BASE = mid_game_view()
+
+
+def edit(path, value):
+    data = copy.deepcopy(BASE)
+    *parents, last = path
+    target = data
+    for key in parents:
+        target = target[key]
+    if isinstance(value, dict) and isinstance(target[last], dict):
+        target[last] = {**target[last], **value}
+    else:
+        target[last] = value
+    return data
+
+
+def observer():
+    return BASE["observer"]
+
+
+CASES = [
+    (("game",), "go", "game"),
+    (("num_players",), 9, "num_players"),
+    (("observer",), 4, "observer"),
+    (("round",), 0, "round"),
+    (("crown",), -1, "crown"),
+    (("players",), [], "players"),
+    (("players", 0, "gold"), -1, "players[0].gold"),
+    (("players", 0, "gold"), "lots", "players[0].gold"),
+    (("players", 1), {"city": ["manor", "manor"], "built_rounds": [1, 1]}, "players[1].city[1]"),
+    (("players", 1), {"city": ["castle-in-the-air"], "built_rounds": [1]}, "players[1].city[0]"),
+    (("players", 1), {"city": ["manor"], "built_rounds": []}, "players[1].built_rounds"),
+    (("players", 1), {"city": ["manor"], "built_rounds": [5]}, "players[1].built_rounds[0]"),
+    (("deck_size",), 3, "deck_size"),
+    (("deck_known",), [[99, "manor"]], "deck_known[0]"),
+    (("deck_known",), [["top", "manor"]], "deck_known[0]"),
+    (("draft", "face_up"), ["king", "thief"], "draft.face_up[0]"),
+    (("draft", "step"), 1, "draft.step"),
+    (("draft", "shown"), [], "draft.shown"),
+    (("draft", "picks"), ["nobody"], "draft.picks[0]"),
+    (("revealed",), [["king", 9]], "revealed[0][1]"),
+    (("killed",), "jester", "killed"),
+    (("decision", "phase"), "dance", "decision.phase"),
+    (("decision", "player"), None, "decision.player"),
+    (("decision", "called"), None, "decision.called"),
+    (("rules",), {"eight_districts": "yes"}, "rules.eight_districts"),
+    (("rules",), {"nine_districts": True}, "rules.nine_districts"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "field"), CASES, ids=[c[2] for c in CASES])
+def test_bad_field_is_named(path, value, field):
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(edit(path, value))
+    assert err.value.field == field, str(err.value)
+
+
+def test_the_observers_hand_must_match_its_size():
+    p = observer()
+    data = edit(("players", p, "hand_size"), BASE["players"][p]["hand_size"] + 1)
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(data)
+    assert err.value.field == f"players[{p}].hand"
+
+
+def test_an_inconsistent_draft_is_caught():
+    data = copy.deepcopy(BASE)
+    shown = data["draft"]["shown"][0]
+    data["draft"]["shown"][0] = shown[:-1]
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(data)
+    assert err.value.field.startswith("draft")
+
+
+def test_the_real_view_is_accepted():
+    again = state_from_observation(BASE, seed=3)
+    assert again.observation(observer()).to_json() == BASE
