@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import engine
+from engine.citadels.cards import COLOURS, DISTRICTS
 from tests.citadels.positions import legal_texts, play, position
 
 FOUR_COLOURS = ["manor", "temple", "tavern", "watchtower"]
@@ -166,3 +168,25 @@ def test_no_two_districts_of_the_same_name():
     play(state, "gold")
     builds = [t for t in legal_texts(state) if t.startswith("build")]
     assert builds == ["build manor"]
+
+
+def test_the_deck_holds_the_68_districts_of_rules_notes():
+    counts = {}
+    state = engine.new_game("citadels", 2, seed=0)
+    for p in range(2):
+        for name in state.observation(p).players[p].hand:
+            counts[name] = counts.get(name, 0) + 1
+    assert sum(copies for *_, copies in DISTRICTS) == 68
+    table = {name: (COLOURS[colour], cost, copies) for name, colour, cost, copies in DISTRICTS}
+    assert table["manor"] == ("noble", 3, 5) and table["palace"] == ("noble", 5, 3)
+    assert table["cathedral"] == ("religious", 5, 2) and table["town-hall"] == ("trade", 5, 2)
+    assert table["fortress"] == ("military", 5, 2) and table["keep"] == ("unique", 3, 2)
+    assert table["imperial-treasury"][1] == 5 and table["smithy"][1] == 5
+    assert sum(c for _, colour, _, c in DISTRICTS if colour == 4) == 14
+    assert all(counts[name] <= table[name][2] for name in counts)
+
+
+def test_building_pays_the_printed_cost():
+    state = position(called="warlord", gold=[7, 2, 2, 2], hands={0: ["imperial-treasury"]})
+    play(state, "build imperial-treasury")
+    assert state.observation(0).players[0].gold == 2
