@@ -24,12 +24,17 @@ SPECS = [
 ]
 
 
-@pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_bots_play_only_legal_moves(players: int) -> None:
-    """Every bot kind, in every player count, chooses a legal action at every decision."""
+#: Every game at every player count it offers.
+TABLES = [("royal_cities", n) for n in (1, 2, 3, 4)] + [("citadels", n) for n in range(2, 8)]
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_bots_play_only_legal_moves(game: str, players: int) -> None:
+    """Every bot kind, in every game and player count, chooses a legal action at every
+    decision."""
     for g, spec in enumerate(SPECS):
         bot = make_bot(spec)
-        state = engine.new_game("royal_cities", players, seed=100 + g)
+        state = engine.new_game(game, players, seed=100 + g)
         rng = random.Random(g)
         moves = 0
         while not state.is_terminal() and moves < 120:
@@ -41,14 +46,14 @@ def test_bots_play_only_legal_moves(players: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_bots_play_legal_moves_for_thousands_of_decisions(players: int) -> None:
-    """Over a thousand decisions per player count, whole games, every bot kind."""
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_bots_play_legal_moves_for_thousands_of_decisions(game: str, players: int) -> None:
+    """Over a thousand decisions per game and player count, whole games, every bot kind."""
     decisions = games = 0
     while decisions < 1000:
         specs = [SPECS[(games + i) % len(SPECS)] for i in range(players)]
         bots = [make_bot(spec) for spec in specs]
-        state = engine.new_game("royal_cities", players, seed=500 + games)
+        state = engine.new_game(game, players, seed=500 + games)
         while not state.is_terminal():
             action = bots[state.current_player].choose(state, decisions)
             assert action in state.legal_actions()
@@ -57,10 +62,11 @@ def test_bots_play_legal_moves_for_thousands_of_decisions(players: int) -> None:
         games += 1
 
 
+@pytest.mark.parametrize("game", ["royal_cities", "citadels"])
 @pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
-def test_same_seed_same_move(algorithm: str) -> None:
+def test_same_seed_same_move(algorithm: str, game: str) -> None:
     """One thread and an iteration budget: the same seed gives the same statistics."""
-    state = engine.new_game("royal_cities", 3, seed=11)
+    state = engine.new_game(game, 3, seed=11)
     for _ in range(12):
         state.apply_action(state.legal_actions()[-1])
     config = SearchConfig(algorithm=algorithm, iterations=800, seed=5)
@@ -71,10 +77,11 @@ def test_same_seed_same_move(algorithm: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("game", ["royal_cities", "citadels"])
 @pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
-def test_visits_add_up_to_iterations(algorithm: str) -> None:
+def test_visits_add_up_to_iterations(algorithm: str, game: str) -> None:
     """Every iteration passes through exactly one move of the player to act."""
-    state = engine.new_game("royal_cities", 2, seed=4)
+    state = engine.new_game(game, 2, seed=4)
     result = search(state, SearchConfig(algorithm=algorithm, iterations=1500, seed=2))
     assert result.iterations == 1500
     assert sum(m.visits for m in result.moves) == 1500
