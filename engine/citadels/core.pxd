@@ -183,7 +183,6 @@ cdef void ct_margins(const CTState* s, double* out) noexcept nogil
 cdef int ct_observed_action(const CTState* s, int action, int observer) noexcept nogil
 cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil
 cdef bint ct_deal_characters(CTState* s, int player, uint64_t* rng) noexcept nogil
-cdef int ct_playout(CTState* s, uint64_t* rng) noexcept nogil
 cdef int ct_check(const CTState* s) noexcept nogil
 cdef int ct_income(const CTState* s, int player, int character) noexcept nogil
 cdef int ct_destroy_price(const CTState* s, int owner, int kind) noexcept nogil

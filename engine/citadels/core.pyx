@@ -989,17 +989,6 @@ cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
     s.rng[3] = rng_next(rng) | 1
 
 
-cdef int ct_playout(CTState* s, uint64_t* rng) noexcept nogil:
-    """Play uniformly random legal actions to the end; return how many."""
-    cdef int16_t buf[MAX_LEGAL]
-    cdef int n, steps = 0
-    while s.phase != PH_END:
-        n = ct_legal_actions(s, buf)
-        ct_apply(s, buf[rng_below(rng, n)])
-        steps += 1
-    return steps
-
-
 cdef int ct_check(const CTState* s) noexcept nogil:
     """0 when the struct is consistent: every district in exactly one place,
     counts matching, characters dealt once. Otherwise the first broken invariant."""

@@ -4,4 +4,3 @@ from engine.cstate cimport CState
 
 cdef class CitadelsState(CState):
     cdef CTState s
-    cdef readonly object rules

@@ -2,28 +2,26 @@
 
 Python only validates and converts here; every rule runs in `core`.
 """
-from libc.stdint cimport int16_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
 from engine.citadels.api cimport ct_game_api
 from engine.citadels.core cimport (
-    ALL_CHARS, CT_COPIES, CT_FIRST, CT_KIND, LOC_ASIDE, LOC_CITY, LOC_DECK, LOC_HAND,
-    MAX_LEGAL, MAX_PLAYERS, NO_CARD, NO_CHAR, NOBODY, NUM_CHARS, NUM_DISTRICTS, PH_DISCARD,
-    PH_END, PH_GRAVEYARD, PH_KEEP, PH_PICK, PH_REDRAW, CTRules, CTState, ct_apply, ct_check,
-    ct_city_add, ct_current_player, ct_deal_characters, ct_draft_step, ct_init, ct_is_terminal,
-    ct_legal_actions, ct_observed_action, ct_playout, ct_resample, ct_returns, ct_scores, ct_seen_slots,
+    CT_COPIES, CT_FIRST, CT_KIND, LOC_ASIDE, LOC_CITY, LOC_DECK, LOC_HAND,
+    MAX_PLAYERS, NO_CARD, NO_CHAR, NOBODY, NUM_CHARS, NUM_DISTRICTS, PH_DISCARD, PH_END,
+    PH_GRAVEYARD, PH_KEEP, PH_PICK, PH_REDRAW, CTRules, CTState, ct_check, ct_city_add,
+    ct_deal_characters, ct_draft_step, ct_init, ct_scores, ct_seen_slots,
 )
-from engine.cstate cimport CState
+from engine.cstate cimport CState, api_playout
 from engine.rng cimport rng_below, rng_seed
 
 from engine.citadels.actions import action_to_string, string_to_action
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, parse_character, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
-from engine.errors import IllegalMoveError, InvalidObservationError
+from engine.cstate import TERMINAL, seed64
+from engine.errors import InvalidObservationError
 
-#: `current_player` once the game is over.
-TERMINAL = -1
 #: More gold than any game reaches (the core stores gold in 16 bits).
 MAX_GOLD = 10_000
 
@@ -32,12 +30,6 @@ cdef CTRules c_rules(object rules):
     cdef CTRules r
     r.eight_districts = rules.eight_districts
     return r
-
-
-def _seed64(seed):
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    return seed & 0xFFFFFFFFFFFFFFFF
 
 
 cdef int draft_steps(int n):
@@ -61,18 +53,9 @@ cdef class CitadelsState(CState):
             raise TypeError("rules must be a citadels RulesConfig")
         self.rules = rules
         cdef CTRules r = c_rules(rules)
-        ct_init(&self.s, num_players, _seed64(seed), &r)
+        ct_init(&self.s, num_players, seed64(seed), &r)
 
     # -- the game interface ------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.s.num_players
-
-    @property
-    def current_player(self) -> int:
-        """The player to decide, or TERMINAL (-1) when the game is over."""
-        return ct_current_player(&self.s)
 
     @property
     def phase(self) -> str:
@@ -82,49 +65,6 @@ cdef class CitadelsState(CState):
     @property
     def round(self) -> int:
         return self.s.round_no
-
-    def legal_actions(self) -> list[int]:
-        """The legal action ids, sorted; empty when the game is over."""
-        cdef int16_t buf[MAX_LEGAL]
-        if ct_is_terminal(&self.s):
-            return []
-        cdef int n = ct_legal_actions(&self.s, buf)
-        return sorted(buf[i] for i in range(n))
-
-    def apply_action(self, action) -> None:
-        """Play an action id; IllegalMoveError (and no change) when it is not legal now."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalMoveError(f"an action is an integer id, not {type(action).__name__}")
-        if ct_is_terminal(&self.s):
-            raise IllegalMoveError("the game is over")
-        if action not in self.legal_actions():
-            raise IllegalMoveError(
-                f"{self._describe(action)} is not legal now (decision: {self.phase}, "
-                f"player {self.s.cur})")
-        ct_apply(&self.s, action)
-
-    def _describe(self, action):
-        try:
-            return f"action {action} ({action_to_string(action)})"
-        except ValueError:
-            return f"action {action}"
-
-    def is_terminal(self) -> bool:
-        return ct_is_terminal(&self.s)
-
-    def observed_action(self, action: int, observer: int) -> int:
-        """How `observer` sees `action` if it is played now: the action itself,
-        -1 when it completes another player's secret choice, -2 for a step
-        inside one, or a label for a card put away unseen."""
-        self._check_player(observer)
-        return ct_observed_action(&self.s, action, observer)
-
-    def returns(self) -> list[float]:
-        """Per player: 1 for a win, a shared win split equally, 0 for a loss. All
-        zeros before the end."""
-        cdef double out[MAX_PLAYERS]
-        ct_returns(&self.s, out)
-        return [out[i] for i in range(self.s.num_players)]
 
     def scores(self) -> list[int]:
         """Points per player: districts, five colours, complete city, Map Room,
@@ -138,49 +78,11 @@ cdef class CitadelsState(CState):
         self._check_player(player)
         return self.s.city_n[player]
 
-    def clone(self) -> CitadelsState:
-        cdef CitadelsState other = CitadelsState.__new__(CitadelsState)
-        other.s = self.s
-        other.rules = self.rules
-        return other
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def __reduce__(self):
-        return (_restore, (bytes((<char*>&self.s)[:sizeof(CTState)]), self.rules))
-
     def action_to_string(self, action: int) -> str:
         return action_to_string(action)
 
-    def string_to_action(self, text: str) -> int:
-        """The id of an action text; IllegalMoveError when it names no action."""
-        try:
-            return string_to_action(text)
-        except ValueError as err:
-            raise IllegalMoveError(str(err)) from None
-
-    def resample(self, int player, seed) -> CitadelsState:
-        """A copy in which every district `player` does not know is dealt again
-        among the places it cannot see, and the characters it cannot place are
-        dealt again among the deals consistent with what it saw."""
-        self._check_player(player)
-        cdef uint64_t rng[4]
-        rng_seed(rng, _seed64(seed))
-        cdef CitadelsState other = self.clone()
-        ct_resample(&other.s, player, rng)
-        return other
-
-    def playout(self, seed) -> int:
-        """Play uniformly random moves to the end in C; return how many."""
-        cdef uint64_t rng[4]
-        rng_seed(rng, _seed64(seed))
-        with nogil:
-            n = ct_playout(&self.s, rng)
-        return n
+    def _parse_action(self, text):
+        return string_to_action(text)
 
     def check(self) -> None:
         """Raise AssertionError if the core's invariants are broken (for tests)."""
@@ -203,10 +105,6 @@ cdef class CitadelsState(CState):
         for a discard or while undealt). For tests and referees, never for a player."""
         return {CHARACTERS[c]: (None if self.s.holder[c] == NOBODY else self.s.holder[c])
                 for c in range(NUM_CHARS)}
-
-    def _check_player(self, player):
-        if not 0 <= player < self.s.num_players:
-            raise ValueError(f"no player {player} in a {self.s.num_players}-player game")
 
     # -- observations --------------------------------------------------------
 
@@ -319,15 +217,6 @@ def _characters(mask):
     return tuple(CHARACTERS[c] for c in range(NUM_CHARS) if (mask >> c) & 1)
 
 
-def _restore(data, rules):
-    cdef CitadelsState state = CitadelsState.__new__(CitadelsState)
-    if len(data) != sizeof(CTState):
-        raise ValueError("not a Citadels state of this build")
-    memcpy(&state.s, <const char*>data, sizeof(CTState))
-    state.rules = rules
-    return state
-
-
 # -- rebuilding a game from one player's observation -------------------------
 
 cdef class _Cards:
@@ -390,8 +279,8 @@ def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
     cdef CTState* s = &state.s
     cdef CTRules r = c_rules(obs.rules)
     cdef uint64_t rng[4]
-    rng_seed(rng, _seed64(seed))
-    ct_init(s, n, _seed64(seed), &r)
+    rng_seed(rng, seed64(seed))
+    ct_init(s, n, seed64(seed), &r)
     # Start from an empty table and place what the observation says.
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
@@ -714,12 +603,12 @@ def play_random_games(int num_players, int games, seed, rules=None) -> int:
     cdef CTRules r = c_rules(rules)
     cdef CTState s
     cdef uint64_t rng[4]
-    cdef uint64_t base = _seed64(seed)
+    cdef uint64_t base = seed64(seed)
     cdef long total = 0
     cdef int g
     rng_seed(rng, base)
     with nogil:
         for g in range(games):
             ct_init(&s, num_players, base + <uint64_t>g, &r)
-            total += ct_playout(&s, rng)
+            total += api_playout(ct_game_api(), &s, rng)
     return total

@@ -175,7 +175,6 @@ cdef void rc_scores(const RCState* s, int* out) noexcept nogil
 cdef bint rc_decision_is_secret(const RCState* s) noexcept nogil
 cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil
 cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogil
-cdef int rc_playout(RCState* s, uint64_t* rng) noexcept nogil
 cdef int rc_check(const RCState* s) noexcept nogil
 cdef int rc_cards_built(const RCState* s, int owner) noexcept nogil
 cdef int rc_observed_action(const RCState* s, int action, int observer) noexcept nogil

@@ -1346,17 +1346,6 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     rc_reroll_secrets(s, player, rng)
 
 
-cdef int rc_playout(RCState* s, uint64_t* rng) noexcept nogil:
-    """Play uniformly random legal actions to the end; return how many."""
-    cdef int16_t buf[MAX_LEGAL]
-    cdef int n, steps = 0
-    while s.phase != PH_END:
-        n = rc_legal_actions(s, buf)
-        rc_apply(s, buf[rng_below(rng, n)])
-        steps += 1
-    return steps
-
-
 cdef int rc_check(const RCState* s) noexcept nogil:
     """0 when the struct is consistent: every card in exactly one place and
     every count matching. Otherwise a code naming the first broken invariant."""

@@ -4,4 +4,3 @@ from engine.royal_cities.core cimport RCState
 
 cdef class RoyalCitiesState(CState):
     cdef RCState s
-    cdef readonly object rules

@@ -4,23 +4,22 @@ Python only validates and converts here; every rule runs in `core`.
 """
 import random
 
-from libc.stdint cimport int16_t, uint64_t
+from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from engine.cstate cimport CState
+from engine.cstate cimport CState, api_playout
 from engine.rng cimport rng_seed
 from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
     ALL_PLAYERS, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE, LOC_RESERVE,
-    MAX_LEGAL, MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
+    MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
     PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
     RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
-    market_add, rc_apply, rc_check, rc_current_player, rc_init, rc_is_terminal,
-    rc_legal_actions, rc_num_scores, rc_observed_action, rc_playout, rc_resample,
-    rc_reroll_secrets, rc_returns, rc_scores,
+    market_add, rc_check, rc_init, rc_num_scores, rc_reroll_secrets, rc_scores,
 )
 
-from engine.errors import IllegalMoveError, InvalidObservationError
+from engine.cstate import TERMINAL, seed64
+from engine.errors import InvalidObservationError
 from engine.royal_cities.actions import action_to_string, owner_name, string_to_action
 from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 from engine.royal_cities.observation import (
@@ -28,8 +27,6 @@ from engine.royal_cities.observation import (
 )
 from engine.royal_cities.rules import RulesConfig
 
-#: `current_player` once the game is over.
-TERMINAL = -1
 #: More VP than any game can reach (the core stores VP in 16 bits).
 MAX_VP = 10_000
 #: Decisions only the solo mode has, and only games of 2 to 4 players have.
@@ -48,12 +45,6 @@ cdef RCRules c_rules(object rules):
     return r
 
 
-def _seed64(seed):
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    return seed & 0xFFFFFFFFFFFFFFFF
-
-
 cdef class RoyalCitiesState(CState):
     """A Royal Cities game in progress. Build one with `engine.new_game("royal_cities", ...)`."""
 
@@ -70,18 +61,9 @@ cdef class RoyalCitiesState(CState):
             raise TypeError("rules must be a royal_cities RulesConfig")
         self.rules = rules
         cdef RCRules r = c_rules(rules)
-        rc_init(&self.s, num_players, _seed64(seed), &r)
+        rc_init(&self.s, num_players, seed64(seed), &r)
 
     # -- the game interface ------------------------------------------------
-
-    @property
-    def num_players(self) -> int:
-        return self.s.num_players
-
-    @property
-    def current_player(self) -> int:
-        """The player to decide, or TERMINAL (-1) when the game is over."""
-        return rc_current_player(&self.s)
 
     @property
     def phase(self) -> str:
@@ -93,98 +75,17 @@ cdef class RoyalCitiesState(CState):
         """The current Season, from 1."""
         return self.s.season + 1
 
-    def legal_actions(self) -> list[int]:
-        """The legal action ids, sorted; empty when the game is over."""
-        cdef int16_t buf[MAX_LEGAL]
-        if rc_is_terminal(&self.s):
-            return []
-        cdef int n = rc_legal_actions(&self.s, buf)
-        return [buf[i] for i in range(n)]
-
-    def apply_action(self, action) -> None:
-        """Play an action id; IllegalMoveError (and no change) when it is not legal now."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalMoveError(f"an action is an integer id, not {type(action).__name__}")
-        if rc_is_terminal(&self.s):
-            raise IllegalMoveError("the game is over")
-        if action not in self.legal_actions():
-            raise IllegalMoveError(
-                f"{self._describe(action)} is not legal now (decision: {self.phase}, "
-                f"player {self.s.cur})")
-        rc_apply(&self.s, action)
-
-    def _describe(self, action):
-        try:
-            return f"action {action} ({action_to_string(action)})"
-        except ValueError:
-            return f"action {action}"
-
-    def is_terminal(self) -> bool:
-        return rc_is_terminal(&self.s)
-
-    def observed_action(self, action: int, observer: int) -> int:
-        """How `observer` sees `action` if it is played now: the action itself,
-        -1 when it completes another player's secret choice, -2 for a step
-        inside one (not seen at all)."""
-        self._check_player(observer)
-        return rc_observed_action(&self.s, action, observer)
-
-    def returns(self) -> list[float]:
-        """Per player: 1 for a win, a shared win split equally, 0 for a loss (solo:
-        1, 0.5 or 0 against the Regent). All zeros before the end."""
-        cdef double out[MAX_PLAYERS]
-        rc_returns(&self.s, out)
-        return [out[i] for i in range(self.s.num_players)]
-
     def scores(self) -> list[int]:
         """VP per player, then the Regent's in solo mode (Hero bonus included at the end)."""
         cdef int out[MAX_PLAYERS + 1]
         rc_scores(&self.s, out)
         return [out[i] for i in range(rc_num_scores(&self.s))]
 
-    def clone(self) -> RoyalCitiesState:
-        cdef RoyalCitiesState other = RoyalCitiesState.__new__(RoyalCitiesState)
-        other.s = self.s
-        other.rules = self.rules
-        return other
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
-    def __reduce__(self):
-        return (_restore, (bytes((<char*>&self.s)[:sizeof(RCState)]), self.rules))
-
     def action_to_string(self, action: int) -> str:
         return action_to_string(action)
 
-    def string_to_action(self, text: str) -> int:
-        """The id of an action text; IllegalMoveError when it names no action."""
-        try:
-            return string_to_action(text)
-        except ValueError as err:
-            raise IllegalMoveError(str(err)) from None
-
-    def resample(self, int player, seed) -> RoyalCitiesState:
-        """A copy in which every card `player` does not know is dealt again among
-        the places it cannot see, and the secret choices it has not seen are
-        made again: a world consistent with everything `player` knows."""
-        self._check_player(player)
-        cdef uint64_t rng[4]
-        rng_seed(rng, _seed64(seed))
-        cdef RoyalCitiesState other = self.clone()
-        rc_resample(&other.s, player, rng)
-        return other
-
-    def playout(self, seed) -> int:
-        """Play uniformly random moves to the end in C; return how many."""
-        cdef uint64_t rng[4]
-        rng_seed(rng, _seed64(seed))
-        with nogil:
-            n = rc_playout(&self.s, rng)
-        return n
+    def _parse_action(self, text):
+        return string_to_action(text)
 
     def check(self) -> None:
         """Raise AssertionError if the core's invariants are broken (for tests)."""
@@ -202,10 +103,6 @@ cdef class RoyalCitiesState(CState):
             key = names.get(l) or ("hand" if l < LOC_CITY else "city")
             out[key] = out.get(key, 0) + 1
         return out
-
-    def _check_player(self, player):
-        if not 0 <= player < self.s.num_players:
-            raise ValueError(f"no player {player} in a {self.s.num_players}-player game")
 
     # -- observations --------------------------------------------------------
 
@@ -324,15 +221,6 @@ cdef class RoyalCitiesState(CState):
 
 def _names(kinds):
     return tuple(kind_name(k) for k in sorted(kinds))
-
-
-def _restore(data, rules):
-    cdef RoyalCitiesState state = RoyalCitiesState.__new__(RoyalCitiesState)
-    if len(data) != sizeof(RCState):
-        raise ValueError("not a Royal Cities state of this build")
-    memcpy(&state.s, <const char*>data, sizeof(RCState))
-    state.rules = rules
-    return state
 
 
 # -- rebuilding a game from one player's observation -------------------------
@@ -713,12 +601,12 @@ def play_random_games(int num_players, int games, seed, rules=None) -> int:
     cdef RCRules r = c_rules(rules)
     cdef RCState s
     cdef uint64_t rng[4]
-    cdef uint64_t base = _seed64(seed)
+    cdef uint64_t base = seed64(seed)
     cdef long total = 0
     cdef int g
     rng_seed(rng, base)
     with nogil:
         for g in range(games):
             rc_init(&s, num_players, base + <uint64_t>g, &r)
-            total += rc_playout(&s, rng)
+            total += api_playout(rc_game_api(), &s, rng)
     return total
