@@ -16,7 +16,7 @@ from engine.royal_cities.core cimport (
     PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
     RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
     market_add, rc_apply, rc_check, rc_current_player, rc_init, rc_is_terminal,
-    rc_legal_actions, rc_num_scores, rc_observed_action, rc_playout, rc_resample,
+    rc_cards_built, rc_legal_actions, rc_num_scores, rc_observed_action, rc_playout, rc_resample,
     rc_reroll_secrets, rc_returns, rc_scores,
 )
 
@@ -141,6 +141,11 @@ cdef class RoyalCitiesState(CState):
         cdef int out[MAX_PLAYERS + 1]
         rc_scores(&self.s, out)
         return [out[i] for i in range(rc_num_scores(&self.s))]
+
+    def cards_built(self, int player) -> int:
+        """Cards in the player's six Cities (the tie-break after VP)."""
+        self._check_player(player)
+        return rc_cards_built(&self.s, player)
 
     def clone(self) -> RoyalCitiesState:
         cdef RoyalCitiesState other = RoyalCitiesState.__new__(RoyalCitiesState)
