@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
-from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.citadels.cards import DISTRICTS, parse_district
+from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.royal_cities.cards import copies, kind_name, parse_kind
 from regent.v1 import advisor_pb2, common_pb2
 from server.convert import observation_from_proto, observation_to_proto
@@ -147,9 +147,7 @@ def _action(state: engine.State, move: common_pb2.Move) -> int:
     return action
 
 
-def _cards(
-    revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str], str]
-) -> list[str]:
+def _cards(revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str], str]) -> list[str]:
     """The caller's cards by their engine names, each one the observer could not see."""
     left = Counter(unseen)
     cards = []

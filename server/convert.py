@@ -419,7 +419,6 @@ def _decision(msg: royal_cities_pb2.RoyalCitiesDecision, path: str, num_players:
     )
 
 
-
 #: Observation.game -> (the oneof field of regent.v1.Observation, engine -> proto).
 _TO_PROTO: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "royal_cities": ("royal_cities", _rc_to_proto),
@@ -445,7 +444,9 @@ class GameFields:
 
 #: The engine's game name (also the Observation oneof field) -> its fields.
 GAME_FIELDS: dict[str, GameFields] = {
-    "royal_cities": GameFields(common_pb2.GAME_ROYAL_CITIES, "royal_cities_rules", rules_from_proto),
+    "royal_cities": GameFields(
+        common_pb2.GAME_ROYAL_CITIES, "royal_cities_rules", rules_from_proto
+    ),
     "citadels": GameFields(
         common_pb2.GAME_CITADELS, "citadels_rules", convert_citadels.rules_from_proto
     ),
