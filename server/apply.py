@@ -11,6 +11,11 @@ world's own cards at the draws it could not (another player's catch-up card). Wh
 slot is can depend on the cards before it (a Market refill stops at four colours), so the
 stacking is repeated until the slots the caller answered stay where they were put.
 
+Each game says in `_GAMES` where its known cards lie, how big its draw pile is and which draws
+a move took: Royal Cities' pile only shrinks, so the size tells; Citadels puts cards under its
+deck as others come off the top, but every card the observer's own move draws lands in its
+sight, and the cards it put under itself stay where it knows they are.
+
 The move is played in several worlds that deal the remaining hidden cards and the other
 players' secret choices differently; if the observer's view afterwards differs between them,
 the move showed something the caller never told (the others' Season builds): FAILED_PRECONDITION.
