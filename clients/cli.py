@@ -215,13 +215,15 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     hint.set_defaults(func=_hint)
 
     play = commands.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game", choices=["royal-cities"])
+    play.add_argument("game", choices=["royal-cities", "citadels"])
     play.add_argument(
         "--players",
         type=int,
         default=2,
-        choices=[1, 2, 3, 4],
-        help="players, you included; 1 is the solo mode against the Regent",
+        choices=range(1, 8),
+        metavar="N",
+        help="players, you included: Royal Cities 1-4 (1 is the solo mode against the "
+        "Regent), Citadels 2-7 (default: 2)",
     )
     play.add_argument(
         "--bot",

@@ -19,6 +19,7 @@ from grpc_status import rpc_status
 from regent.v1 import (
     advisor_pb2,
     advisor_pb2_grpc,
+    citadels_pb2,
     common_pb2,
     matches_pb2,
     matches_pb2_grpc,
@@ -26,7 +27,16 @@ from regent.v1 import (
 )
 
 if TYPE_CHECKING:
-    from engine.royal_cities import Observation as EngineObservation
+    from engine.citadels import Observation as CitadelsObservation
+    from engine.royal_cities import Observation as RoyalCitiesObservation
+
+    EngineObservation = RoyalCitiesObservation | CitadelsObservation
+
+#: Game enum number -> (the CreateMatchRequest field of its rules, that message).
+_RULES: dict[int, tuple[str, Any]] = {
+    common_pb2.GAME_ROYAL_CITIES: ("royal_cities_rules", royal_cities_pb2.RoyalCitiesRules),
+    common_pb2.GAME_CITADELS: ("citadels_rules", citadels_pb2.CitadelsRules),
+}
 
 __all__ = ["FieldViolation", "RegentClient", "RegentError", "Stream", "seat_spec"]
 
@@ -119,7 +129,8 @@ def seat_spec(spec: str) -> matches_pb2.SeatSpec:
 
 
 def _game(game: str | int) -> int:
-    """The Game enum number of `royal_cities` (or `royal-cities`, or the number itself)."""
+    """The Game enum number of `royal_cities` (or `royal-cities`, `citadels`, or the
+    number itself)."""
     if isinstance(game, int):
         return game
     try:
@@ -243,22 +254,24 @@ class RegentClient:
         game: str | int,
         seats: Sequence[str],
         seed: int = 0,
-        rules: Mapping[str, bool] | royal_cities_pb2.RoyalCitiesRules | None = None,
+        rules: Mapping[str, bool]
+        | royal_cities_pb2.RoyalCitiesRules
+        | citadels_pb2.CitadelsRules
+        | None = None,
         timeout: float | None = None,
     ) -> matches_pb2.CreateMatchResponse:
-        """A new match hosted by the server: `seats` as `human:NAME` or a bot spec (see
-        `seat_spec`), `rules` as RoyalCitiesRules or option names -> values. The response
-        holds the match id and each human seat's secret token."""
-        if rules is None or isinstance(rules, royal_cities_pb2.RoyalCitiesRules):
-            rules_msg = rules
-        else:
-            rules_msg = royal_cities_pb2.RoyalCitiesRules(**rules)
+        """A new match hosted by the server: `game` as `royal_cities` or `citadels`, `seats`
+        as `human:NAME` or a bot spec (see `seat_spec`), `rules` as the game's rules message
+        or option names -> values. The response holds the match id and each human seat's
+        secret token."""
+        number = _game(game)
         request = matches_pb2.CreateMatchRequest(
-            game=_game(game),
-            seats=[seat_spec(s) for s in seats],
-            royal_cities_rules=rules_msg,
-            seed=seed,
+            game=number, seats=[seat_spec(s) for s in seats], seed=seed
         )
+        if rules is not None and number in _RULES:
+            field, message = _RULES[number]
+            rules_msg = rules if isinstance(rules, message) else message(**rules)
+            getattr(request, field).CopyFrom(rules_msg)
         return self._call(self._matches.CreateMatch, request, timeout)
 
     def get_view(

@@ -14,11 +14,13 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import json_format
 
 import engine
+from clients import citadels_text
 from clients.client import RegentClient, RegentError, Stream
 from engine.royal_cities.cards import EFFECTS
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2, royal_cities_pb2
@@ -27,7 +29,7 @@ from search.search import search
 from server.advisor import report
 from server.app import BackgroundServer
 from server.app import serve as run_server
-from server.convert import observation_from_proto
+from server.convert import observation_from_proto, observer_of
 from server.limits import ServerLimits
 from server.web.gateway import serve_web
 
@@ -161,10 +163,10 @@ def _local_report(
         raise BadInput(f"observation.{err.field}: {err.reason}") from None
     if state.is_terminal():
         raise BadInput("the game is over: there is no move to advise")
-    observer = observation.royal_cities.observer
+    game, observer = observer_of(observation)
     if state.current_player != observer:
         raise BadInput(
-            f"observation.royal_cities.observer: the observer is player {observer}, but player "
+            f"observation.{game}.observer: the observer is player {observer}, but player "
             f"{state.current_player} is to act: advice is for the player to act"
         )
     iterations = args.iterations
@@ -188,12 +190,11 @@ def _local_report(
 
 def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Observation) -> str:
     """The recommended move, a table of the alternatives and the principal variation."""
-    obs = observation.royal_cities
+    text, obs = _text(observation)
     width = max([len("move"), *(len(m.move.text) for m in result.moves)])
     lines = [
         f"Recommended move: {result.move.text}",
-        f"  for p{obs.observer}, Season {obs.season} of {obs.num_seasons}, "
-        f"{_phase(obs.decision.phase)}; {result.iterations} iterations in "
+        f"  for p{obs.observer}, {text.context(obs)}; {result.iterations} iterations in "
         f"{result.elapsed_seconds:.2f} s",
         "",
         f"  {'move':<{width}}  {'visits':>7}  {'win %':>6}  {'reward':>6}",
@@ -278,9 +279,8 @@ def _decision(obs: royal_cities_pb2.RoyalCitiesObservation, me: int | None) -> s
     return f"{_phase(d.phase)}{who}{extra}"
 
 
-def board(observation: advisor_pb2.Observation, me: int | None = None) -> str:
+def _rc_board(obs: royal_cities_pb2.RoyalCitiesObservation, me: int | None = None) -> str:
     """The position as `me` sees it: Season, VP, hands, the Market, every City, the decision."""
-    obs = observation.royal_cities
     names = [_name(i, me) for i in range(len(obs.players))]
     width = max(len(n) for n in [*names, "Regent"])
     status = []
@@ -320,13 +320,52 @@ def _event_text(event: matches_pb2.MatchEvent, me: int | None) -> str:
     return f"{actor}: {event.move.text}"
 
 
-def _summary(observation: advisor_pb2.Observation) -> str:
+def _rc_summary(obs: royal_cities_pb2.RoyalCitiesObservation) -> str:
     """One line: the Season, everyone's VP, and who decides what."""
-    obs = observation.royal_cities
     vp = [f"p{i} {p.vp}" for i, p in enumerate(obs.players)]
     if obs.HasField("regent"):
         vp.append(f"Regent {obs.regent.vp}")
     return f"Season {obs.season}/{obs.num_seasons} · VP {', '.join(vp)} · {_decision(obs, None)}"
+
+
+def _rc_context(obs: royal_cities_pb2.RoyalCitiesObservation) -> str:
+    """`Season 2 of 4, turn`: where the game is, for a hint's header."""
+    return f"Season {obs.season} of {obs.num_seasons}, {_phase(obs.decision.phase)}"
+
+
+class _RoyalCitiesText:
+    """Royal Cities' terminal text, the same three functions as `clients.citadels_text`."""
+
+    board = staticmethod(_rc_board)
+    summary = staticmethod(_rc_summary)
+    context = staticmethod(_rc_context)
+
+
+#: The Observation oneof field -> (its text functions, its title).
+_GAMES: dict[str, tuple[Any, str]] = {
+    "royal_cities": (_RoyalCitiesText, "Royal Cities"),
+    "citadels": (citadels_text, "Citadels"),
+}
+
+
+def _text(observation: advisor_pb2.Observation) -> tuple[Any, Any]:
+    """(the game's text functions, the oneof's message) of an observation."""
+    game = observation.WhichOneof("game")
+    if game not in _GAMES:
+        raise BadInput("the observation sets no game")
+    return _GAMES[game][0], getattr(observation, game)
+
+
+def board(observation: advisor_pb2.Observation, me: int | None = None) -> str:
+    """The position as `me` sees it, in the game's own terms."""
+    text, obs = _text(observation)
+    return text.board(obs, me)
+
+
+def _summary(observation: advisor_pb2.Observation) -> str:
+    """One line: where the game is and who decides what."""
+    text, obs = _text(observation)
+    return text.summary(obs)
 
 
 def result_line(scores: Sequence[int], returns: Sequence[float], me: int | None = None) -> str:
@@ -354,17 +393,23 @@ def play(args: argparse.Namespace) -> int:
     """A whole game in the terminal: seat 0 is the human, the other seats the bot."""
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     seats = ["human:you", *[args.bot] * (args.players - 1)]
+    game = args.game.replace("-", "_")
+    counts = engine.GAMES[game][2]
+    title = _GAMES[game][1]
+    if args.players not in counts:
+        print(f"regent play: {title} is for {counts[0]} to {counts[-1]} players", file=sys.stderr)
+        return 2
     try:
         with _service(args.server) as address, RegentClient(address) as client:
-            created = client.create_match("royal_cities", seats, seed=seed)
+            created = client.create_match(game, seats, seed=seed)
             others = (
                 f"the others play {args.bot}" if args.players > 1 else "solo, against the Regent"
             )
-            print(f"Royal Cities, {args.players} players, seed {seed}: you are p0; {others}.")
+            print(f"{title}, {args.players} players, seed {seed}: you are p0; {others}.")
             seat = created.tokens[0]
-            game = _Game(client, created.match_id, seat.seat, seat.token, args)
-            with game.events:
-                return game.run()
+            hosted = _Game(client, created.match_id, seat.seat, seat.token, args)
+            with hosted.events:
+                return hosted.run()
     except (RegentError, OSError, RuntimeError) as err:
         return _fail("play", err, args.server)
     except KeyboardInterrupt:  # while the bots think; at the prompt, Ctrl-C resigns
@@ -420,7 +465,7 @@ class _Game:
             print("  " + _event_text(event, self.me))
             if event.HasField("seat") and event.seat == self.me and event.HasField("move"):
                 unseen -= 1
-            decision = event.observation.royal_cities.decision
+            decision = _text(event.observation)[1].decision
             ours = decision.HasField("player") and decision.player == self.me
             if unseen <= 0 and (ours or event.status == _FINISHED):
                 break

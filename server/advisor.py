@@ -8,12 +8,11 @@ import grpc
 
 import engine
 from engine.errors import InvalidObservationError
-from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import BOT_KINDS, search_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
-from server.convert import observation_from_proto
+from server.convert import GAME_FIELDS, observation_from_proto, observer_of
 from server.limits import BudgetError, ServerLimits, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import Rejected, failed_precondition, invalid_argument, resource_exhausted
@@ -40,7 +39,8 @@ def report(result: SearchResult) -> common_pb2.SearchReport:
 
 def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
     """The game an observation describes, from the observer's point of view.
-    Field paths start at the request: `observation.royal_cities.players[1].hand[0]`
+    Field paths start at the request: `observation.royal_cities.players[1].hand[0]`,
+    `observation.citadels.draft.picks[0]`
     (list indices count the cards in the order sent, except where the engine
     itself finds the fault, after it has sorted them by kind)."""
     try:
@@ -68,11 +68,11 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         state = state_of(request.observation, request.seed)
         if state.is_terminal():
             raise Rejected(failed_precondition("the game is over: there is no move to advise"))
-        observer = request.observation.royal_cities.observer
+        game, observer = observer_of(request.observation)
         if state.current_player != observer:
             raise Rejected(
                 invalid_argument(
-                    "observation.royal_cities.observer",
+                    f"observation.{game}.observer",
                     f"the observer is player {observer}, but player {state.current_player} "
                     "is to act: advice is for the player to act",
                 )
@@ -141,7 +141,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         response = advisor_pb2.LegalMovesResponse()
         if not state.is_terminal():
             response.player = state.current_player
-        if state.current_player == request.observation.royal_cities.observer:
+        if state.current_player == observer_of(request.observation)[1]:
             response.moves.extend(
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )
@@ -156,18 +156,19 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, rejected.status)
 
     async def ListGames(self, request, context):
-        rules = [
-            advisor_pb2.RulesOption(name=name, default_value=default, description=doc)
-            for name, default, doc in RulesConfig.options()
-        ]
+        """Every game the engine plays, with its player counts and rules options."""
         return advisor_pb2.ListGamesResponse(
             games=[
                 advisor_pb2.GameInfo(
-                    game=common_pb2.GAME_ROYAL_CITIES,
-                    name="royal_cities",
-                    player_counts=list(engine.GAMES["royal_cities"][2]),
-                    rules_options=rules,
+                    game=GAME_FIELDS[name].number,
+                    name=name,
+                    player_counts=list(counts),
+                    rules_options=[
+                        advisor_pb2.RulesOption(name=option, default_value=default, description=doc)
+                        for option, default, doc in rules.options()
+                    ],
                 )
+                for name, (_, rules, counts) in engine.GAMES.items()
             ],
             bot_kinds=list(BOT_KINDS),
             default_bot=self.limits.default_bot,

@@ -11,6 +11,11 @@ world's own cards at the draws it could not (another player's catch-up card). Wh
 slot is can depend on the cards before it (a Market refill stops at four colours), so the
 stacking is repeated until the slots the caller answered stay where they were put.
 
+Each game says in `_GAMES` where its known cards lie, how big its draw pile is and which draws
+a move took: Royal Cities' pile only shrinks, so the size tells; Citadels puts cards under its
+deck as others come off the top, but every card the observer's own move draws lands in its
+sight, and the cards it put under itself stay where it knows they are.
+
 The move is played in several worlds that deal the remaining hidden cards and the other
 players' secret choices differently; if the observer's view afterwards differs between them,
 the move showed something the caller never told (the others' Season builds): FAILED_PRECONDITION.
@@ -24,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
+from engine.citadels.cards import DISTRICTS, parse_district
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.royal_cities.cards import copies, kind_name, parse_kind
 from regent.v1 import advisor_pb2, common_pb2
@@ -59,14 +65,15 @@ def apply_move(
             )
         )
     action = _action(state, move)
-    given = _cards(revealed, rules.unseen(obs))
+    given = _cards(revealed, rules.unseen(obs), rules.parse)
     before = rules.places(obs)
-    positions = _positions([], len(given))
+    known = rules.known_draws(obs)
+    positions = _positions([], len(given), known)
     for _ in range(len(given) + 2):
-        draws = _stack(rules.unseen(obs), given, positions, obs.pile_size)
+        draws = _stack(rules.unseen(obs), given, positions, rules.pile_size(obs), known)
         after = _after(obs, game, draws, action)
         slots = _slots(obs, after, draws, before, rules)
-        placed = _positions([draw for draw, _ in slots], len(given))
+        placed = _positions([draw for draw, _ in slots], len(given), known)
         if placed == positions:
             break
         positions = placed
@@ -94,23 +101,25 @@ def apply_move(
     return response
 
 
-#: Worlds the move is played in: they deal the cards the draws leave hidden, and the other
-#: players' secret choices, each its own way, so a result that depends on those differs.
-WORLDS = (0, 1, 2)
+#: Worlds the move is played in, per game: they deal the cards the draws leave hidden, and
+#: the other players' secret choices, each its own way, so a result that depends on those
+#: differs. Citadels needs more: a round's end shows who held a character among few players
+#: (the killed King takes the crown), which three worlds could agree on by chance.
+WORLDS = {"royal_cities": range(3), "citadels": range(16)}
 
 
 def _after(obs: Any, game: str | None, draws: list[str], action: int) -> Any:
     """The observer's observation after `action`, the same in every world; Rejected when
     the worlds disagree: the move shows the observer what another player chose in secret."""
     seen = []
-    for seed in WORLDS:
+    for seed in WORLDS[obs.game]:
         world = _state(obs, game, draws, seed)
         world.apply_action(action)
         seen.append(world.observation(obs.observer))
     if any(other != seen[0] for other in seen[1:]):
         raise Rejected(
             failed_precondition(
-                "this move reveals what the other players chose in secret, which Regent "
+                "this move reveals what the other players hold or chose in secret, which Regent "
                 "cannot know: set up the position after the reveal by hand"
             )
         )
@@ -143,13 +152,13 @@ def _action(state: engine.State, move: common_pb2.Move) -> int:
     return action
 
 
-def _cards(revealed: Sequence[str], unseen: Counter[str]) -> list[str]:
+def _cards(revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str], str]) -> list[str]:
     """The caller's cards by their engine names, each one the observer could not see."""
     left = Counter(unseen)
     cards = []
     for i, text in enumerate(revealed):
         try:
-            name = kind_name(parse_kind(text))
+            name = parse(text)
         except ValueError as err:
             raise Rejected(invalid_argument(f"revealed[{i}]", str(err))) from None
         if left[name] <= 0:
@@ -164,20 +173,27 @@ def _cards(revealed: Sequence[str], unseen: Counter[str]) -> list[str]:
     return cards
 
 
-def _positions(found: list[int], count: int) -> list[int]:
+def _positions(found: list[int], count: int, known: dict[int, str]) -> list[int]:
     """Where the caller's `count` cards go in the draw order: the draws found visible so
-    far, then the draws right after the last of them."""
+    far, then the next draws after the last of them that the observer does not know."""
     placed = found[:count]
     while len(placed) < count:
-        placed.append(placed[-1] + 1 if placed else 0)
+        draw = placed[-1] + 1 if placed else 0
+        while draw in known:
+            draw += 1
+        placed.append(draw)
     return placed
 
 
 def _stack(
-    unseen: Counter[str], given: list[str], positions: list[int], pile_size: int
+    unseen: Counter[str],
+    given: list[str],
+    positions: list[int],
+    pile_size: int,
+    known: dict[int, str],
 ) -> list[str]:
-    """The whole draw pile, top first: `given[i]` at draw `positions[i]`, the other
-    unseen cards (in a fixed random order) everywhere else."""
+    """The whole draw pile, top first: `given[i]` at draw `positions[i]`, the cards the
+    observer knows where they are, the other unseen cards (in a fixed random order) elsewhere."""
     if positions and positions[-1] >= pile_size:
         raise Rejected(
             invalid_argument("revealed", f"the draw pile holds only {pile_size} card(s)")
@@ -185,7 +201,7 @@ def _stack(
     rest = Counter(unseen) - Counter(given)
     others = sorted(rest.elements())
     random.Random(0).shuffle(others)
-    pile: list[str | None] = [None] * pile_size
+    pile: list[str | None] = [known.get(i) for i in range(pile_size)]
     for card, position in zip(given, positions, strict=True):
         pile[position] = card
     fill = iter(others)
@@ -197,23 +213,14 @@ def _slots(
 ) -> list[tuple[int, str]]:
     """(draw index, place) of every drawn card the observer now sees, in the order drawn;
     Rejected when the move showed it other hidden cards (another player's secret choice)."""
-    if after_obs.pile_size > before_obs.pile_size or len(after_obs.discard) < len(
-        before_obs.discard
-    ):
-        raise Rejected(
-            failed_precondition(
-                "the draw pile ran out and was reshuffled during this move: "
-                "set up the position after it by hand"
-            )
-        )
-    drawn = draws[: before_obs.pile_size - after_obs.pile_size]
     after = rules.places(after_obs)
     new_places = after - before
     new_cards = _cards_of(after) - _cards_of(before)
+    known = rules.known_draws(before_obs)
     slots = []
-    for index, card in enumerate(drawn):
-        if new_cards[card] <= 0:
-            continue  # drawn where the observer cannot see it
+    for index, card in rules.drawn(before_obs, after_obs, draws, new_cards):
+        if index in known or new_cards[card] <= 0:
+            continue  # drawn where the observer cannot see it, or a card it knew
         new_cards[card] -= 1
         place = next((p for p, c in new_places if c == card and new_places[p, c] > 0), "")
         if place:
@@ -237,18 +244,34 @@ def _cards_of(places: Counter[Place]) -> Counter[str]:
     return out
 
 
+#: (observation before, after, the stacked draws, the new cards the observer sees) ->
+#: (draw index, card) of the draws the move may have taken, in order.
+Drawn = Callable[[Any, Any, list[str], Counter[str]], list[tuple[int, str]]]
+
+
 class _Rules:
-    """What ApplyMove needs of a game: where its known cards lie, and what a slot asks."""
+    """What ApplyMove needs of a game: where its known cards lie, how its draw pile is
+    counted and read, and what a slot asks."""
 
     def __init__(
         self,
         places: Callable[[Any], Counter[Place]],
         deck: Counter[str],
         questions: dict[str, str],
+        parse: Callable[[str], str],
+        pile_size: Callable[[Any], int],
+        drawn: Drawn,
+        known_draws: Callable[[Any], dict[int, str]] = lambda obs: {},
     ) -> None:
         self.places = places
         self.deck = deck
         self.questions = questions
+        #: A card's name as the caller wrote it -> the engine's; ValueError if it is none.
+        self.parse = parse
+        self.pile_size = pile_size
+        self.drawn = drawn
+        #: Draw index (0 = the top) -> the card the observer knows is there.
+        self.known_draws = known_draws
 
     def unseen(self, obs: Any) -> Counter[str]:
         """The cards the observer cannot see: the deck less every card it knows."""
@@ -261,25 +284,82 @@ class _Rules:
         return "a card drawn"
 
 
+def _add(places: Counter[Place], field: str, cards: Sequence[str]) -> None:
+    for card in cards:
+        places[field, card] += 1
+
+
 def _royal_cities_places(obs: Any) -> Counter[Place]:
     """Every card a Royal Cities observation names, with its field."""
     places: Counter[Place] = Counter()
-
-    def add(field: str, cards: Sequence[str]) -> None:
-        for card in cards:
-            places[field, card] += 1
-
-    add("market", obs.market)
-    add("discard", obs.discard)
-    add("decision.drawn", obs.decision.drawn)
+    _add(places, "market", obs.market)
+    _add(places, "discard", obs.discard)
+    _add(places, "decision.drawn", obs.decision.drawn)
     for q, view in enumerate(obs.players):
-        add(f"players[{q}].hand", view.hand)
+        _add(places, f"players[{q}].hand", view.hand)
         for c, city in enumerate(view.cities):
-            add(f"players[{q}].cities[{c}]", city)
+            _add(places, f"players[{q}].cities[{c}]", city)
     if obs.regent is not None:
         for c, city in enumerate(obs.regent.cities):
-            add(f"regent.cities[{c}]", city)
+            _add(places, f"regent.cities[{c}]", city)
     return places
+
+
+def _royal_cities_drawn(
+    before: Any, after: Any, draws: list[str], new_cards: Counter[str]
+) -> list[tuple[int, str]]:
+    """The pile only shrinks in a move, by the cards drawn; Rejected after a reshuffle."""
+    if after.pile_size > before.pile_size or len(after.discard) < len(before.discard):
+        raise Rejected(
+            failed_precondition(
+                "the draw pile ran out and was reshuffled during this move: "
+                "set up the position after it by hand"
+            )
+        )
+    return list(enumerate(draws[: before.pile_size - after.pile_size]))
+
+
+def _citadels_places(obs: Any) -> Counter[Place]:
+    """Every district a Citadels observation names, with its field."""
+    places: Counter[Place] = Counter()
+    _add(places, "decision.drawn", obs.decision.drawn)
+    if obs.decision.destroyed is not None:
+        _add(places, "decision.destroyed", [obs.decision.destroyed])
+    _add(places, "deck_known", [card for _, card in obs.deck_known])
+    for q, view in enumerate(obs.players):
+        _add(places, f"players[{q}].hand", view.hand)
+        _add(places, f"players[{q}].city", view.city)
+    return places
+
+
+def _citadels_known_draws(obs: Any) -> dict[int, str]:
+    """The deck cards the observer put under it, by draw index (positions count from the
+    bottom, draws from the top)."""
+    return {obs.deck_size - 1 - position: card for position, card in obs.deck_known}
+
+
+def _citadels_drawn(
+    before: Any, after: Any, draws: list[str], new_cards: Counter[str]
+) -> list[tuple[int, str]]:
+    """Cards go under the deck as others come off its top, so the sizes do not tell how many
+    were drawn; but every card the observer's own move draws lands in its sight (its hand or
+    the cards to keep): the draws are the top cards up to the last new one it sees."""
+    left = Counter(new_cards)
+    known = _citadels_known_draws(before)
+    taken = []
+    for index, card in enumerate(draws):
+        if not +left:
+            break
+        taken.append((index, card))
+        if index not in known:
+            if left[card] <= 0:
+                break
+            left[card] -= 1
+    return taken
+
+
+def _district_name(text: str) -> str:
+    return DISTRICTS[parse_district(text)][0]
 
 
 _GAMES: dict[str, _Rules] = {
@@ -293,5 +373,20 @@ _GAMES: dict[str, _Rules] = {
             "players[": "the card drawn into your hand",
             "regent.": "the card drawn for the Regent",
         },
+        parse=lambda text: kind_name(parse_kind(text)),
+        pile_size=lambda obs: obs.pile_size,
+        drawn=_royal_cities_drawn,
+    ),
+    "citadels": _Rules(
+        _citadels_places,
+        Counter({name: n for name, _, _, n in DISTRICTS}),
+        {
+            "decision.drawn": "a district you drew, to keep or put back",
+            "players[": "the district drawn into your hand",
+        },
+        parse=_district_name,
+        pile_size=lambda obs: obs.deck_size,
+        drawn=_citadels_drawn,
+        known_draws=_citadels_known_draws,
     ),
 }

@@ -15,15 +15,16 @@ hands, `seen_of_mine`, the Market, the discard, drawn cards, taxed Cities, the s
 the passes of a two-player game (an unordered pair). Cities keep their order (bottom card
 first), and so do the passes of 3-4 players, which mean "left first, then right".
 
-Adding a game (Citadels) means writing its two converters and registering them in
-`_TO_PROTO` and `_FROM_PROTO` under its oneof field name.
+Each game's converters are registered in `_TO_PROTO` and `_FROM_PROTO` under its oneof field
+name; Royal Cities' live here, Citadels' in `server.convert_citadels`. `GAME_FIELDS` maps the
+engine's game names to their oneof fields, `Game` enum numbers and CreateMatch rules fields.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import Any, cast
 
 from engine.errors import InvalidObservationError
@@ -37,14 +38,19 @@ from engine.royal_cities.observation import (
     RegentView,
 )
 from engine.royal_cities.rules import RulesConfig
-from regent.v1 import advisor_pb2, royal_cities_pb2
+from regent.v1 import advisor_pb2, common_pb2, royal_cities_pb2
+from server import convert_citadels
 
 __all__ = [
+    "GAME_FIELDS",
+    "GameFields",
     "card_from_proto",
     "card_to_proto",
     "observation_from_proto",
     "observation_to_proto",
+    "observer_of",
     "rules_from_proto",
+    "rules_of_request",
     "rules_to_proto",
 ]
 
@@ -158,6 +164,14 @@ def observation_from_proto(msg: advisor_pb2.Observation) -> Observation:
     if from_proto is None:  # a game the proto knows and this server does not yet
         raise InvalidObservationError("game", f"the game {which!r} is not supported")
     return from_proto(getattr(msg, which), which)
+
+
+def observer_of(msg: advisor_pb2.Observation) -> tuple[str, int]:
+    """(the oneof field set, its observer) of an Observation that has a game."""
+    which = msg.WhichOneof("game")
+    if which is None:
+        raise InvalidObservationError("game", "no game is set")
+    return which, getattr(msg, which).observer
 
 
 # Royal Cities: engine -> proto.
@@ -408,8 +422,42 @@ def _decision(msg: royal_cities_pb2.RoyalCitiesDecision, path: str, num_players:
 #: Observation.game -> (the oneof field of regent.v1.Observation, engine -> proto).
 _TO_PROTO: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "royal_cities": ("royal_cities", _rc_to_proto),
+    "citadels": ("citadels", convert_citadels.observation_to_proto),
 }
 #: The oneof field of regent.v1.Observation -> (its message, its path) -> engine.
 _FROM_PROTO: dict[str, Callable[[Any, str], Any]] = {
     "royal_cities": _rc_from_proto,
+    "citadels": convert_citadels.observation_from_proto,
 }
+
+
+@dataclass(frozen=True)
+class GameFields:
+    """Where a game lives in the service's messages."""
+
+    #: The `Game` enum number.
+    number: int
+    #: The CreateMatchRequest field of its rules, and that message -> the engine's RulesConfig.
+    rules_field: str
+    rules_from_proto: Callable[[Any], Any]
+
+
+#: The engine's game name (also the Observation oneof field) -> its fields.
+GAME_FIELDS: dict[str, GameFields] = {
+    "royal_cities": GameFields(
+        common_pb2.GAME_ROYAL_CITIES, "royal_cities_rules", rules_from_proto
+    ),
+    "citadels": GameFields(
+        common_pb2.GAME_CITADELS, "citadels_rules", convert_citadels.rules_from_proto
+    ),
+}
+
+
+def rules_of_request(game: str, request: Any) -> Any:
+    """The engine RulesConfig a request (CreateMatchRequest) sets for `game`;
+    InvalidObservationError whose field is the request's field path."""
+    found = GAME_FIELDS[game]
+    try:
+        return found.rules_from_proto(getattr(request, found.rules_field))
+    except InvalidObservationError as err:
+        raise InvalidObservationError(f"{found.rules_field}.{err.field}", err.reason) from None

@@ -15,7 +15,7 @@ from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import Bot, make_bot, search_config
-from server.convert import observation_to_proto, rules_from_proto
+from server.convert import GAME_FIELDS, observation_to_proto, rules_of_request
 from server.limits import BudgetError, ServerLimits, effective_budget
 from server.searching import SearchSlots
 from server.status import (
@@ -27,6 +27,8 @@ from server.status import (
     unauthenticated,
 )
 
+#: The Game enum number -> the engine's name, for every game the server hosts.
+_GAME_NAMES = {GAME_FIELDS[name].number: name for name in engine.GAMES}
 SECRET_TEXT = "(secret choice made)"
 _HIDDEN = -1
 _UNSEEN = -2
@@ -39,7 +41,8 @@ class Event:
     sequence: int
     seat: int | None
     action: int | None
-    #: How each seat sees the move: the action, _HIDDEN or _UNSEEN.
+    #: How each seat sees the move: the action, _HIDDEN, _UNSEEN, or a label action
+    #: (Citadels: "(a card under the deck)") that shows what happened but not the card.
     seen_as: list[int]
     after: State
     resigned_seat: int | None = None
@@ -169,11 +172,16 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
     def _create(self, request) -> Match:
         if len(self.matches) >= self.limits.max_matches:
             raise Refused(resource_exhausted("matches", "the server hosts its limit of matches"))
-        if request.game != common_pb2.GAME_ROYAL_CITIES:
-            raise Refused(invalid_argument("game", "only GAME_ROYAL_CITIES can be hosted"))
-        counts = engine.GAMES["royal_cities"][2]
+        game = _GAME_NAMES.get(request.game)
+        if game is None:
+            raise Refused(
+                invalid_argument(
+                    "game", "must be " + " or ".join(map(common_pb2.Game.Name, sorted(_GAME_NAMES)))
+                )
+            )
+        counts = engine.GAMES[game][2]
         if len(request.seats) not in counts:
-            raise Refused(invalid_argument("seats", f"Royal Cities seats {counts[0]}-{counts[-1]}"))
+            raise Refused(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
         seats, bots, tokens = [], {}, {}
         for i, seat in enumerate(request.seats):
             kind = seat.WhichOneof("player")
@@ -186,13 +194,13 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 seats.append(f"human:{seat.human_name}")
                 tokens[secrets.token_urlsafe(24)] = i
         try:
-            rules = rules_from_proto(request.royal_cities_rules)
+            rules = rules_of_request(game, request)
         except InvalidObservationError as err:
-            raise Refused(invalid_argument(f"royal_cities_rules.{err.field}", err.reason)) from None
-        state = engine.new_game("royal_cities", len(seats), seed=request.seed, rules=rules)
+            raise Refused(invalid_argument(err.field, err.reason)) from None
+        state = engine.new_game(game, len(seats), seed=request.seed, rules=rules)
         return Match(
             id=secrets.token_hex(8),
-            game="royal_cities",
+            game=game,
             seats=seats,
             bots=bots,
             tokens=tokens,
@@ -284,7 +292,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             matches=[
                 matches_pb2.MatchSummary(
                     match_id=m.id,
-                    game=common_pb2.GAME_ROYAL_CITIES,
+                    game=GAME_FIELDS[m.game].number,
                     num_players=len(m.seats),
                     status=_status(m),
                     current_seat=None if m.finished else m.state.current_player,
@@ -297,7 +305,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     async def Resign(self, request, context):
         """The seat gives up and the match ends: it loses; the best of the others
-        by VP (then cards built) share the victory."""
+        by score (then cards built) share the victory."""
         try:
             match, seat = self._seat(request.match_id, request.token)
             async with match.lock:
@@ -324,15 +332,10 @@ def _returns_after_resignation(state: State, resigned: list[int]) -> list[float]
     others = [p for p in range(state.num_players) if p not in resigned]
     if not others:
         return [0.0] * state.num_players
-    built = _cards_built(state)
+    built = [state.cards_built(p) for p in range(state.num_players)]
     best = max((scores[p], built[p]) for p in others)
     winners = [p for p in others if (scores[p], built[p]) == best]
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(state.num_players)]
-
-
-def _cards_built(state: State) -> list[int]:
-    views = state.observation(0).players
-    return [sum(len(city) for city in view.cities) for view in views]
 
 
 def _event(match: Match, event: Event, seat: int) -> matches_pb2.MatchEvent:

@@ -15,7 +15,7 @@ from engine.royal_cities.core cimport (
     MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
     PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
     RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
-    market_add, rc_check, rc_init, rc_num_scores, rc_reroll_secrets, rc_scores,
+    market_add, rc_cards_built, rc_check, rc_init, rc_num_scores, rc_reroll_secrets, rc_scores,
 )
 
 from engine.cstate import TERMINAL, seed64
@@ -80,6 +80,11 @@ cdef class RoyalCitiesState(CState):
         cdef int out[MAX_PLAYERS + 1]
         rc_scores(&self.s, out)
         return [out[i] for i in range(rc_num_scores(&self.s))]
+
+    def cards_built(self, int player) -> int:
+        """Cards in the player's six Cities (the tie-break after VP)."""
+        self._check_player(player)
+        return rc_cards_built(&self.s, player)
 
     def action_to_string(self, action: int) -> str:
         return action_to_string(action)

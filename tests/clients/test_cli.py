@@ -28,6 +28,7 @@ from server.convert import observation_from_proto
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+RC_EXAMPLE = ROOT / "examples" / "royal-cities-2p.json"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 ITERATIONS = "200"
 
@@ -140,13 +141,17 @@ def test_serve_refuses_inconsistent_limits() -> None:
 
 def test_the_examples_are_mid_game_positions() -> None:
     assert [p.name for p in EXAMPLES] == [
+        "citadels-4p.json",
+        "citadels-7p.json",
         "royal-cities-2p.json",
         "royal-cities-4p.json",
         "royal-cities-solo.json",
     ]
     for path in EXAMPLES:
-        message = json_format.Parse(path.read_text(), advisor_pb2.Observation()).royal_cities
-        assert message.season == 2
+        observation = json_format.Parse(path.read_text(), advisor_pb2.Observation())
+        game = observation.WhichOneof("game")
+        message = getattr(observation, game)
+        assert (message.season if game == "royal_cities" else message.round) in (2, 3)
         assert message.decision.player == message.observer
 
 
@@ -167,7 +172,7 @@ def test_hint_names_a_legal_move(served: Serve, path: Path, where: str) -> None:
 
 
 def test_hint_reads_stdin(served: Serve) -> None:
-    path = EXAMPLES[0]
+    path = RC_EXAMPLE
     result = regent("hint", "-", "--server", served.address, "--iterations", ITERATIONS,
                     stdin=path.read_text())  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -186,12 +191,12 @@ def test_hint_rejects_broken_json() -> None:
 @pytest.mark.parametrize("where", ["--local", "--server"])
 def test_hint_names_the_bad_field(served: Serve, where: str) -> None:
     place = ["--local"] if where == "--local" else ["--server", served.address]
-    result = regent("hint", "-", *place, stdin=broken_example(EXAMPLES[0]))
+    result = regent("hint", "-", *place, stdin=broken_example(RC_EXAMPLE))
     assert_one_line_error(result, "observation.royal_cities.market[0]", "0 to 6")
 
 
 def test_hint_without_a_server() -> None:
-    result = regent("hint", str(EXAMPLES[0]), "--server", "127.0.0.1:1")
+    result = regent("hint", str(RC_EXAMPLE), "--server", "127.0.0.1:1")
     assert result.returncode == 1
     assert "cannot reach a Regent server at 127.0.0.1:1" in result.stderr
 
@@ -229,6 +234,30 @@ def test_play_with_its_own_server_and_quit() -> None:
     assert "Regent  " in result.stdout  # the Regent's Cities
     assert "You resigned." in result.stdout
     assert "the Regent wins." in result.stdout
+
+
+def test_play_citadels_through_a_pipe(served: Serve) -> None:
+    """Citadels in the terminal: the draft and turns by number, hints, the others' secret
+    picks hidden; end of input resigns."""
+    result = regent("play", "citadels", "--players", "4", "--bot", "random",
+                    "--server", served.address, "--seed", "3", "--hint",
+                    "--hint-iterations", ITERATIONS, stdin="1\n1\n1\n1\n1\n")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Citadels, 4 players, seed 3: you are p0" in out
+    for heading in ("Round 1", "gold 2", "Your hand:", "Draft:", "Decision:  pick for you"):
+        assert heading in out
+    assert out.count("Hint: ") >= 3
+    assert re.search(r"^  p\d: \(secret choice made\)$", out, re.MULTILINE)
+    assert not re.search(r"^  p[123]: pick ", out, re.MULTILINE), "another seat's pick shown"
+    assert "You resigned." in out
+
+
+def test_play_refuses_a_player_count_the_game_has_not(served: Serve) -> None:
+    result = regent("play", "citadels", "--players", "1", "--server", served.address)
+    assert_one_line_error(result, "Citadels", "2 to 7 players")
+    result = regent("play", "royal-cities", "--players", "7", "--server", served.address)
+    assert_one_line_error(result, "Royal Cities", "1 to 4 players")
 
 
 def test_play_refuses_a_bad_bot(served: Serve) -> None:

@@ -17,7 +17,7 @@ import pytest
 import engine
 from clients.client import RegentClient, RegentError, seat_spec
 from engine.interface import State
-from regent.v1 import matches_pb2
+from regent.v1 import common_pb2, matches_pb2
 from server.app import BackgroundServer
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
@@ -73,11 +73,27 @@ def play_out(client: RegentClient, match_id: str, token: str) -> matches_pb2.Get
 
 def test_list_games(client: RegentClient) -> None:
     games = client.list_games()
-    assert [g.name for g in games.games] == ["royal_cities"]
+    assert [g.name for g in games.games] == ["royal_cities", "citadels"]
+    assert list(games.games[1].player_counts) == [2, 3, 4, 5, 6, 7]
     assert list(games.games[0].player_counts) == [1, 2, 3, 4]
     assert "expert_royal_taxes" in [o.name for o in games.games[0].rules_options]
     assert "mo-ismcts" in games.bot_kinds
     assert games.default_bot == ServerLimits.default_bot
+
+
+def test_citadels_through_the_client(client: RegentClient) -> None:
+    """A Citadels engine observation is advised on; a Citadels match takes its rules."""
+    state = engine.new_game("citadels", 4, seed=2)
+    advice = client.recommend(state.observation(state.current_player), iterations=200, seed=1)
+    assert advice.move.id in state.legal_actions()
+    created = client.create_match(
+        "citadels", ["human:ann", "random"], rules={"eight_districts": True}
+    )
+    seat = created.tokens[0]
+    view = client.get_view(created.match_id, seat.token)
+    assert view.observation.citadels.rules.eight_districts
+    summary = next(m for m in client.list_matches() if m.match_id == created.match_id)
+    assert summary.game == common_pb2.GAME_CITADELS
 
 
 def test_recommend_takes_engine_and_proto_observations(client: RegentClient) -> None:

@@ -122,7 +122,14 @@ def test_reflection_describes_the_services(channel: grpc.Channel, symbol: str) -
 
 def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     response = advisor.ListGames(advisor_pb2.ListGamesRequest(), timeout=5)
-    (game,) = response.games
+    game, citadels = response.games
+    assert citadels.game == common_pb2.GAME_CITADELS
+    assert citadels.name == "citadels"
+    assert list(citadels.player_counts) == [2, 3, 4, 5, 6, 7]
+    assert [(o.name, o.default_value) for o in citadels.rules_options] == [
+        ("eight_districts", False)
+    ]
+    assert citadels.rules_options[0].description
     assert game.game == common_pb2.GAME_ROYAL_CITIES
     assert game.name == "royal_cities"
     assert list(game.player_counts) == [1, 2, 3, 4]

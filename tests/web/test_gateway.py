@@ -44,7 +44,7 @@ def test_the_page_and_its_modules_are_served(web: GatewayThread) -> None:
     page = http(web.url + "/")
     assert page.status == 200 and b'type="module"' in page.raw
     for path in ("js/app.js", "js/api.js", "js/ui.js", "js/games/index.js",
-                 "js/games/royal_cities.js", "css/app.css"):  # fmt: skip
+                 "js/games/royal_cities.js", "js/games/citadels.js", "css/app.css"):  # fmt: skip
         answer = http(f"{web.url}/static/{path}")
         assert answer.status == 200, path
     assert "javascript" in http(web.url + "/static/js/app.js").headers["Content-Type"]
@@ -57,8 +57,10 @@ def test_the_page_and_its_modules_are_served(web: GatewayThread) -> None:
 def test_games(web: GatewayThread) -> None:
     answer = http(web.url + "/api/games")
     assert answer.status == 200
-    [game] = answer.json["games"]
+    game, citadels = answer.json["games"]
     assert game["name"] == "royal_cities" and game["player_counts"] == [1, 2, 3, 4]
+    assert citadels["name"] == "citadels" and citadels["player_counts"] == [2, 3, 4, 5, 6, 7]
+    assert citadels["rules_options"][0]["name"] == "eight_districts"
     assert answer.json["default_bot"]
 
 

@@ -170,3 +170,91 @@ def test_an_impossible_position_says_what_and_where(tab: Page) -> None:
     page.click('[data-zone-box="cities:1"] .placed[data-card="red-2"]')  # take it back
     page.wait_for_selector("#problem.hidden", state="attached")
     assert page.is_enabled("#hint")
+
+
+# -- Citadels -----------------------------------------------------------------------------
+
+
+def _citadels(tab: Page, players: int) -> None:
+    tab.page.select_option("#game", "citadels")
+    tab.page.select_option("#players", str(players))
+
+
+def test_citadels_draft_hint_and_i_played_it(tab: Page) -> None:
+    """A new Citadels position is the first pick of round 1: the engine's moves, a hint,
+    and the pick played (the others' picks stay theirs)."""
+    page = tab.page
+    _citadels(tab, 4)
+    legal = tab.legal()
+    assert "Pick the King" in legal and "Pick the Assassin" not in legal  # face up
+    tab.shot("citadels-1-draft")
+    page.fill("#budget", "0")
+    page.click("#hint")
+    page.wait_for_selector("#recommendation")
+    tab.status_starts("Done")
+    assert page.inner_text("#recommendation").startswith("Pick the ")
+    page.click('#moves [data-played="pick king"]')
+    page.wait_for_selector("#notice:not(.hidden)")
+    assert "P2 is to act" in page.inner_text("#notice")
+    assert page.get_attribute('[data-pick="king"]', "aria-pressed") == "true"
+    tab.shot("citadels-2-picked")
+
+
+def test_citadels_turn_set_up_by_tapping(tab: Page) -> None:
+    """After the draft: your pick revealed, districts in hand and cities, gold; the engine
+    offers the builds; drawing asks for the two districts the table dealt."""
+    page = tab.page
+    _citadels(tab, 4)
+    page.select_option("#phase", "MAIN")
+    page.click('[data-pick="king"]')
+    page.select_option("#revealed-king", "0")
+    page.select_option("#called", "CITADELS_CHARACTER_KING")
+    tab.zone("hand")
+    for name in ("manor", "castle", "temple"):
+        tab.page.click(f'.deck-card[data-card="{name}"]')
+    tab.zone("city:0")
+    tab.page.click('.deck-card[data-card="palace"]')
+    tab.page.click('.deck-card[data-card="dragon-gate"]')
+    tab.zone("city:2")
+    tab.page.click('.deck-card[data-card="market"]')
+    page.click('[data-step="gold-0+"]')
+    page.click('[data-step="gold-0+"]')
+    legal = tab.legal()
+    assert "Build Castle (4 gold)" in legal and "Collect income" in legal
+    assert page.is_hidden("#problem")
+    assert tab.placed("hand") == ["manor", "castle", "temple"]
+    assert tab.placed("city:2") == ["market"]
+    tab.shot("citadels-3-turn")
+
+    page.select_option("#phase", "RESOURCE")
+    page.select_option("#called", "CITADELS_CHARACTER_KING")
+    assert "Draw districts" in tab.legal()
+    page.select_option("#other-moves", "cards")
+    page.click("#played-other")
+    page.wait_for_selector("#reveal:not(.hidden)")
+    assert "drew" in page.inner_text("#reveal")
+    assert page.query_selector('#reveal [data-reveal="dragon-gate"]') is None  # in a city
+    tab.shot("citadels-4-which-districts")
+    page.click('#reveal [data-reveal="tavern"]')
+    page.wait_for_selector('#reveal [data-reveal="prison"]')
+    page.click('#reveal [data-reveal="prison"]')
+    page.wait_for_selector("#reveal.hidden", state="attached")
+    assert tab.placed("drawn") == ["tavern", "prison"]
+    assert "Keep Tavern" in tab.legal()
+    tab.shot("citadels-5-drawn")
+
+
+def test_an_impossible_citadels_position_says_what_and_where(tab: Page) -> None:
+    page = tab.page
+    _citadels(tab, 5)
+    tab.zone("city:1")
+    tab.page.click('.deck-card[data-card="manor"]')
+    tab.page.click('.deck-card[data-card="manor"]')
+    page.wait_for_selector("#problem:not(.hidden)")
+    problem = page.inner_text("#problem")
+    assert "cannot happen" in problem and "P2's city, district 2" in problem
+    assert "at most" in problem
+    assert page.is_disabled("#hint")
+    tab.shot("citadels-6-impossible")
+    page.click('[data-zone-box="city:1"] .placed[data-card="manor"]')
+    page.wait_for_selector("#problem.hidden", state="attached")

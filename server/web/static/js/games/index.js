@@ -13,9 +13,10 @@
 //                                 the observer, and the player to act (or null at the end)
 //   revealChoices(position)       the cards a reveal slot may name: those the observer
 //                                 cannot see, as [{name, left, label, element()}]
+import citadels from "./citadels.js";
 import royalCities from "./royal_cities.js";
 
-export const GAMES = [royalCities];
+export const GAMES = [royalCities, citadels];
 
 export function gameById(id) {
   return GAMES.find((game) => game.id === id) || null;

@@ -1,0 +1,247 @@
+"""Citadels observations to and from `regent.v1.CitadelsObservation` (the conventions, field
+paths included, are `server.convert`'s: this module is its Citadels branch).
+
+Districts and characters are enums whose names spell the engine's (`trading-post` is
+CITADELS_DISTRICT_TRADING_POST); UNSPECIFIED stands for None where the engine allows one (the
+killed or robbed character, the character called, the Magician's `min_card`, the destroyed
+district) and is refused in a list. Lists the engine keeps sorted are sorted when read: hands,
+`seen_of_mine`, drawn cards, the characters of a player, the face-up characters, each set of
+characters shown, the reveals (by character) and the known deck cards (by position). Cities,
+their `built_rounds`, and the draft's picks and discards keep their order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import fields
+
+from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES
+from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
+from engine.citadels.rules import RulesConfig
+from engine.errors import InvalidObservationError
+from regent.v1 import citadels_pb2
+
+__all__ = ["observation_from_proto", "observation_to_proto", "rules_from_proto", "rules_to_proto"]
+
+_pb = citadels_pb2
+
+
+def _numbers(enum: object, prefix: str, names: Iterable[str]) -> dict[str, int]:
+    """Enum numbers by the engine's names, looked up by name (the numbering is not assumed)."""
+    return {n: enum.Value(prefix + n.upper().replace("-", "_")) for n in names}  # type: ignore[attr-defined]
+
+
+_DISTRICT_NUMBER = _numbers(_pb.CitadelsDistrict, "CITADELS_DISTRICT_", DISTRICT_NAMES)
+#: Number -> (kind, name): the kind is the engine's sort key.
+_DISTRICT = {n: (DISTRICT_NAMES.index(d), d) for d, n in _DISTRICT_NUMBER.items()}
+_CHARACTER_NUMBER = _numbers(_pb.CitadelsCharacter, "CITADELS_CHARACTER_", CHARACTERS)
+_CHARACTER = {n: (CHARACTERS.index(c), c) for c, n in _CHARACTER_NUMBER.items()}
+_PHASE_NUMBER = _numbers(_pb.CitadelsPhase, "CITADELS_PHASE_", PHASES)
+_PHASE_NAME = {n: p for p, n in _PHASE_NUMBER.items()}
+_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
+
+
+def rules_to_proto(rules: RulesConfig) -> citadels_pb2.CitadelsRules:
+    return _pb.CitadelsRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+
+
+def rules_from_proto(msg: citadels_pb2.CitadelsRules) -> RulesConfig:
+    """The options (every one defaults to false, as in the engine)."""
+    return RulesConfig(**{name: bool(getattr(msg, name)) for name in _RULES_FIELDS})
+
+
+# -- engine -> proto ---------------------------------------------------------------
+
+
+def _districts(names: Iterable[str]) -> list[int]:
+    return [_DISTRICT_NUMBER[n] for n in names]
+
+
+def _characters(names: Iterable[str]) -> list[int]:
+    return [_CHARACTER_NUMBER[c] for c in names]
+
+
+def _opt_district(name: str | None) -> int:
+    return 0 if name is None else _DISTRICT_NUMBER[name]
+
+
+def _opt_character(name: str | None) -> int:
+    return 0 if name is None else _CHARACTER_NUMBER[name]
+
+
+def observation_to_proto(obs: Observation) -> citadels_pb2.CitadelsObservation:
+    """The Citadels branch of the oneof; unset optional fields stand for None."""
+    d = obs.decision
+    decision = _pb.CitadelsDecision(
+        phase=_PHASE_NUMBER[d.phase],
+        player=d.player,
+        called=_opt_character(d.called),
+        builds_left=d.builds_left,
+        income_done=d.income_done,
+        power_done=d.power_done,
+        laboratory_done=d.laboratory_done,
+        smithy_done=d.smithy_done,
+        drawn=_districts(d.drawn),
+        drawn_hidden=d.drawn_hidden,
+        keep_left=d.keep_left,
+        min_card=_opt_district(d.min_card),
+        redraw_count=d.redraw_count,
+        destroyed=_opt_district(d.destroyed),
+        warlord=d.warlord,
+    )
+    return _pb.CitadelsObservation(
+        observer=obs.observer,
+        num_players=obs.num_players,
+        rules=rules_to_proto(obs.rules),
+        round=obs.round,
+        crown=obs.crown,
+        first_picker=obs.first_picker,
+        players=[
+            _pb.CitadelsPlayer(
+                gold=v.gold,
+                hand_size=v.hand_size,
+                hand=_districts(v.hand),
+                seen_of_mine=_districts(v.seen_of_mine),
+                city=_districts(v.city),
+                built_rounds=v.built_rounds,
+                characters=_characters(v.characters),
+            )
+            for v in obs.players
+        ],
+        draft=_pb.CitadelsDraft(
+            step=obs.draft.step,
+            face_up=_characters(obs.draft.face_up),
+            shown=[_pb.CitadelsCharacterSet(characters=_characters(s)) for s in obs.draft.shown],
+            picks=_characters(obs.draft.picks),
+            discards=_characters(obs.draft.discards),
+        ),
+        revealed=[
+            _pb.CitadelsReveal(character=_CHARACTER_NUMBER[c], player=q) for c, q in obs.revealed
+        ],
+        killed=_opt_character(obs.killed),
+        robbed=_opt_character(obs.robbed),
+        deck_size=obs.deck_size,
+        deck_known=[
+            _pb.CitadelsDeckCard(position=i, district=_DISTRICT_NUMBER[name])
+            for i, name in obs.deck_known
+        ],
+        first_complete=obs.first_complete,
+        decision=decision,
+    )
+
+
+# -- proto -> engine; `path` is the field path of the message being read -----------------
+
+
+def _read(numbers: Sequence[int], table: dict[int, tuple[int, str]], what: str, path: str):
+    """(index, name) of each enum value, in the message's order; an unknown or UNSPECIFIED
+    number is an InvalidObservationError at its own index."""
+    out = []
+    for i, number in enumerate(numbers):
+        found = table.get(number)
+        if found is None:
+            raise InvalidObservationError(f"{path}[{i}]", f"no {what} has number {number}")
+        out.append(found)
+    return out
+
+
+def _district_list(numbers: Sequence[int], path: str, *, keep_order: bool = False):
+    read = _read(numbers, _DISTRICT, "district", path)
+    return tuple(name for _, name in (read if keep_order else sorted(read)))
+
+
+def _character_list(numbers: Sequence[int], path: str, *, keep_order: bool = False):
+    read = _read(numbers, _CHARACTER, "character", path)
+    return tuple(name for _, name in (read if keep_order else sorted(read)))
+
+
+def _one(number: int, table: dict[int, tuple[int, str]], what: str, path: str) -> str | None:
+    """A single optional enum: None for UNSPECIFIED."""
+    if number == 0:
+        return None
+    found = table.get(number)
+    if found is None:
+        raise InvalidObservationError(path, f"no {what} has number {number}")
+    return found[1]
+
+
+def _player(msg: citadels_pb2.CitadelsPlayer, path: str) -> PlayerView:
+    return PlayerView(
+        gold=msg.gold,
+        hand_size=msg.hand_size,
+        hand=_district_list(msg.hand, f"{path}.hand"),
+        seen_of_mine=_district_list(msg.seen_of_mine, f"{path}.seen_of_mine"),
+        city=_district_list(msg.city, f"{path}.city", keep_order=True),
+        built_rounds=tuple(msg.built_rounds),
+        characters=_character_list(msg.characters, f"{path}.characters"),
+    )
+
+
+def _decision(msg: citadels_pb2.CitadelsDecision, path: str) -> Decision:
+    phase = _PHASE_NAME.get(msg.phase)
+    if phase is None:
+        raise InvalidObservationError(f"{path}.phase", f"no phase has number {msg.phase}")
+    return Decision(
+        phase=phase,
+        player=msg.player if msg.HasField("player") else None,
+        called=_one(msg.called, _CHARACTER, "character", f"{path}.called"),
+        builds_left=msg.builds_left,
+        income_done=msg.income_done,
+        power_done=msg.power_done,
+        laboratory_done=msg.laboratory_done,
+        smithy_done=msg.smithy_done,
+        drawn=_district_list(msg.drawn, f"{path}.drawn"),
+        drawn_hidden=msg.drawn_hidden,
+        keep_left=msg.keep_left,
+        min_card=_one(msg.min_card, _DISTRICT, "district", f"{path}.min_card"),
+        redraw_count=msg.redraw_count,
+        destroyed=_one(msg.destroyed, _DISTRICT, "district", f"{path}.destroyed"),
+        warlord=msg.warlord if msg.HasField("warlord") else None,
+    )
+
+
+def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> Observation:
+    """The Citadels branch of the oneof, its shape checked (the engine checks the rest)."""
+    draft = msg.draft
+    revealed = []
+    for i, reveal in enumerate(msg.revealed):
+        found = _CHARACTER.get(reveal.character)
+        if found is None:
+            raise InvalidObservationError(
+                f"{path}.revealed[{i}].character", f"no character has number {reveal.character}"
+            )
+        revealed.append((found[0], found[1], reveal.player))
+    deck_known = []
+    for i, card in enumerate(msg.deck_known):
+        found = _DISTRICT.get(card.district)
+        if found is None:
+            raise InvalidObservationError(
+                f"{path}.deck_known[{i}].district", f"no district has number {card.district}"
+            )
+        deck_known.append((card.position, found[1]))
+    return Observation(
+        observer=msg.observer,
+        num_players=msg.num_players,
+        rules=rules_from_proto(msg.rules),
+        round=msg.round,
+        crown=msg.crown,
+        first_picker=msg.first_picker,
+        players=tuple(_player(p, f"{path}.players[{i}]") for i, p in enumerate(msg.players)),
+        draft=Draft(
+            step=draft.step,
+            face_up=_character_list(draft.face_up, f"{path}.draft.face_up"),
+            shown=tuple(
+                _character_list(s.characters, f"{path}.draft.shown[{i}].characters")
+                for i, s in enumerate(draft.shown)
+            ),
+            picks=_character_list(draft.picks, f"{path}.draft.picks", keep_order=True),
+            discards=_character_list(draft.discards, f"{path}.draft.discards", keep_order=True),
+        ),
+        revealed=tuple((name, player) for _, name, player in sorted(revealed)),
+        killed=_one(msg.killed, _CHARACTER, "character", f"{path}.killed"),
+        robbed=_one(msg.robbed, _CHARACTER, "character", f"{path}.robbed"),
+        deck_size=msg.deck_size,
+        deck_known=tuple(sorted(deck_known)),
+        first_complete=msg.first_complete if msg.HasField("first_complete") else None,
+        decision=_decision(msg.decision, f"{path}.decision"),
+    )

@@ -1,0 +1,499 @@
+// Citadels: the setup editor (the districts to tap into hands and cities, the characters of
+// the draft and of the round, steppers, the pending decision), move texts in plain words, and
+// error paths in words. The position is the `citadels` branch of a regent.v1.Observation in
+// protobuf JSON; the engine, not this page, decides whether it can happen and what is legal.
+import { el, stepper } from "../ui.js";
+
+const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
+// [name, colour class, cost, copies], in the engine's kind order (the proto's enum order).
+const DISTRICTS = [
+  ["manor", "yellow", 3, 5], ["castle", "yellow", 4, 4], ["palace", "yellow", 5, 3],
+  ["temple", "blue", 1, 3], ["church", "blue", 2, 3], ["monastery", "blue", 3, 3], ["cathedral", "blue", 5, 2],
+  ["tavern", "green", 1, 5], ["market", "green", 2, 4], ["trading-post", "green", 2, 3], ["docks", "green", 3, 3],
+  ["harbor", "green", 4, 3], ["town-hall", "green", 5, 2],
+  ["watchtower", "red", 1, 3], ["prison", "red", 2, 3], ["barracks", "red", 3, 3], ["fortress", "red", 5, 2],
+  ["haunted-quarter", "purple", 2, 1], ["keep", "purple", 3, 2], ["observatory", "purple", 4, 1],
+  ["laboratory", "purple", 5, 1], ["smithy", "purple", 5, 1], ["graveyard", "purple", 5, 1],
+  ["imperial-treasury", "purple", 5, 1], ["map-room", "purple", 5, 1], ["library", "purple", 6, 1],
+  ["great-wall", "purple", 6, 1], ["school-of-magic", "purple", 6, 1], ["university", "purple", 6, 1],
+  ["dragon-gate", "purple", 6, 1],
+];
+const DECK_SIZE = 68;
+const D_PREFIX = "CITADELS_DISTRICT_";
+const C_PREFIX = "CITADELS_CHARACTER_";
+const P_PREFIX = "CITADELS_PHASE_";
+const PHASES = [
+  ["MAIN", "Turn: build, income, power, end the turn"],
+  ["RESOURCE", "Turn start: take 2 gold or draw"],
+  ["KEEP", "Choose the drawn district to keep"],
+  ["PICK", "Draft: pick a character"],
+  ["DISCARD", "Draft: put a character face down"],
+  ["REDRAW", "Magician: cards under the deck"],
+  ["GRAVEYARD", "Graveyard: take the destroyed district?"],
+  ["END", "The game is over"],
+];
+
+// Where tapped districts go: "hand", "drawn" or "city:Q".
+const ui = { zone: "hand" };
+
+const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const words = (name) => name.split("-").map(title).join(" ");
+const districtName = (value) => String(value || "").replace(D_PREFIX, "").toLowerCase().replace(/_/g, "-");
+const toDistrict = (name) => D_PREFIX + name.toUpperCase().replace(/-/g, "_");
+const characterName = (value) => String(value || "").replace(C_PREFIX, "").toLowerCase();
+const toCharacter = (name) => C_PREFIX + name.toUpperCase();
+const kindOf = (name) => DISTRICTS.findIndex((d) => d[0] === name);
+const byKind = (a, b) => kindOf(districtName(a)) - kindOf(districtName(b));
+const byCharacter = (a, b) => CHARACTERS.indexOf(characterName(a)) - CHARACTERS.indexOf(characterName(b));
+const phaseOf = (obs) => String((obs.decision && obs.decision.phase) || "").replace(P_PREFIX, "");
+const draftSteps = (n) => (n <= 3 ? 6 : n);
+const picksOf = (n) => (n <= 3 ? 2 : 1);
+const faceUpOf = (n) => (n >= 4 && n <= 6 ? 6 - n : 0);
+
+function playerName(obs, q) {
+  return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
+}
+
+export function districtElement(name, extra = "") {
+  const [, colour, cost] = DISTRICTS[kindOf(name)];
+  return el(
+    "span",
+    { class: `card district c-${colour}`, title: `${words(name)}, cost ${cost}` },
+    el("span", { class: "value" }, cost),
+    el("span", { class: "name" }, words(name)),
+    extra ? el("span", { class: "left" }, extra) : null,
+  );
+}
+
+function blank(numPlayers) {
+  const players = [];
+  for (let q = 0; q < numPlayers; q++) {
+    players.push({ gold: 2, hand_size: q === 0 ? 0 : 4, hand: [], city: [], built_rounds: [], characters: [] });
+  }
+  // The first pick of round 1: the face-up characters and the ones shown are an example the
+  // player changes to what the table shows.
+  const up = CHARACTERS.filter((c) => c !== "king").slice(0, faceUpOf(numPlayers));
+  const shown = CHARACTERS.filter((c) => !up.includes(c)).slice(0, 7 - up.length);
+  return normalize({
+    observer: 0,
+    num_players: numPlayers,
+    rules: {},
+    round: 1,
+    crown: 0,
+    first_picker: 0,
+    players,
+    draft: { step: 0, face_up: up.map(toCharacter), shown: [{ characters: shown.map(toCharacter) }], picks: [], discards: [] },
+    revealed: [],
+    deck_size: 0,
+    deck_known: [],
+    decision: { phase: P_PREFIX + "PICK", player: 0 },
+  });
+}
+
+// Fill what protobuf JSON leaves out, sort what the engine keeps sorted, and count the deck:
+// what no other place holds.
+function normalize(obs) {
+  obs.players = obs.players || [];
+  for (const view of obs.players) {
+    view.gold = view.gold || 0;
+    view.hand_size = view.hand_size || 0;
+    view.hand = (view.hand || []).slice().sort(byKind);
+    view.city = view.city || [];
+    view.built_rounds = view.built_rounds || [];
+    view.characters = (view.characters || []).slice().sort(byCharacter);
+  }
+  obs.round = obs.round || 1;
+  obs.crown = obs.crown || 0;
+  obs.first_picker = obs.first_picker || 0;
+  obs.draft = obs.draft || {};
+  for (const key of ["face_up", "picks", "discards", "shown"]) obs.draft[key] = obs.draft[key] || [];
+  obs.draft.step = obs.draft.step || 0;
+  obs.revealed = (obs.revealed || []).slice().sort((a, b) => byCharacter(a.character, b.character));
+  obs.deck_known = obs.deck_known || [];
+  obs.decision = obs.decision || { phase: P_PREFIX + "MAIN", player: 0 };
+  obs.decision.drawn = (obs.decision.drawn || []).slice().sort(byKind);
+  const me = obs.observer || 0;
+  if (obs.players[me]) {
+    obs.players[me].hand_size = obs.players[me].hand.length;
+    // The observer holds its picks: its characters are its picks.
+    obs.players[me].characters = obs.draft.picks.slice().sort(byCharacter);
+  }
+  const phase = phaseOf(obs);
+  if (phase !== "PICK" && phase !== "DISCARD") obs.draft.step = draftSteps(obs.players.length);
+  obs.deck_size = deckSize(obs);
+  return obs;
+}
+
+function placed(obs) {
+  const names = [];
+  const add = (list) => list.forEach((d) => names.push(districtName(d)));
+  for (const view of obs.players) {
+    add(view.hand);
+    add(view.city);
+  }
+  add(obs.decision.drawn || []);
+  if (obs.decision.destroyed) add([obs.decision.destroyed]);
+  add(obs.deck_known.map((card) => card.district));
+  return names;
+}
+
+function deckSize(obs) {
+  const me = obs.observer || 0;
+  let hidden = obs.decision.drawn_hidden || 0;
+  obs.players.forEach((view, q) => {
+    if (q !== me) hidden += Math.max(0, view.hand_size - view.hand.length);
+  });
+  return DECK_SIZE - placed(obs).length - hidden + obs.deck_known.length;
+}
+
+function left(obs) {
+  const counts = {};
+  for (const name of placed(obs)) counts[name] = (counts[name] || 0) + 1;
+  const out = {};
+  for (const [name, , , copies] of DISTRICTS) out[name] = copies - (counts[name] || 0);
+  return out;
+}
+
+// -- the setup editor --------------------------------------------------------------------
+
+function select(id, label, options, value, onChange) {
+  const box = el(
+    "select",
+    { id, "aria-label": label },
+    ...options.map(([v, text]) => el("option", { value: v, selected: String(v) === String(value) }, text)),
+  );
+  box.onchange = () => onChange(box.value);
+  return el("label", {}, label, box);
+}
+
+function chip(name, on, attrs, onClick) {
+  const button = el("button", { type: "button", class: "chip", "aria-pressed": on ? "true" : "false", ...attrs }, title(name));
+  button.onclick = onClick;
+  return button;
+}
+
+function toggleIn(list, value) {
+  const i = list.indexOf(value);
+  if (i >= 0) list.splice(i, 1);
+  else list.push(value);
+}
+
+function renderSetup(root, obs, changed) {
+  normalize(obs);
+  const edit = (fn) => () => {
+    fn();
+    changed(normalize(obs));
+  };
+  const n = obs.players.length;
+  const me = obs.observer || 0;
+  const counts = left(obs);
+  const who = obs.players.map((_, q) => [q, playerName(obs, q)]);
+
+  const general = el(
+    "div",
+    { class: "row" },
+    select("observer", "You are", obs.players.map((_, q) => [q, `P${q + 1}`]), me, (v) =>
+      edit(() => {
+        const next = Number(v);
+        [obs.players[me].hand, obs.players[next].hand] = [obs.players[next].hand, obs.players[me].hand];
+        obs.players[me].hand_size = obs.players[me].hand.length;
+        obs.observer = next;
+      })(),
+    ),
+    el("label", {}, "Round", stepper("round", obs.round, 1, 60, (v) => edit(() => {
+      obs.round = v;
+      for (const view of obs.players) view.built_rounds = view.built_rounds.map((r) => Math.min(r, v));
+    })())),
+    select("crown", "Crown", who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
+    select("first-picker", "First to pick", who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
+    toggleBox("eight-districts", "8 districts end the game", obs.rules, "eight_districts", edit),
+    el("span", { class: "muted", id: "deck" }, `Deck: ${obs.deck_size} (what the rest leaves)`),
+  );
+
+  const zones = [["hand", "Your hand"], ["drawn", "Drawn, to keep or put back"]];
+  obs.players.forEach((_, q) => zones.push([`city:${q}`, `${playerName(obs, q)}: city`]));
+  const tabs = zones.map(([id, label]) => {
+    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id ? "true" : "false" }, label);
+    tab.onclick = () => {
+      ui.zone = id;
+      changed(obs);
+    };
+    return tab;
+  });
+
+  const deck = el("div", { class: "deck districts", role: "group", "aria-label": "the districts" });
+  for (const [name] of DISTRICTS) {
+    const button = el(
+      "button",
+      { type: "button", class: "deck-card", "data-card": name, "aria-label": `${name}, ${counts[name]} left`, disabled: counts[name] <= 0 },
+      districtElement(name, `×${counts[name]}`),
+    );
+    button.onclick = edit(() => place(obs, name));
+    deck.append(button);
+  }
+
+  const removable = (list, index, onRemove) => {
+    const name = districtName(list[index]);
+    const button = el("button", { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` }, districtElement(name));
+    button.onclick = edit(onRemove || (() => list.splice(index, 1)));
+    return button;
+  };
+  const zoneBox = (id, label, list, extra = null) =>
+    el(
+      "div",
+      { class: `zone${ui.zone === id ? " active" : ""}`, "data-zone-box": id },
+      el("h3", {}, label, extra, el("span", { class: "muted" }, `${list.length}`)),
+      el("div", { class: "cards" }, ...list.map((_, i) =>
+        id.startsWith("city:")
+          ? removable(list, i, () => {
+              const view = obs.players[Number(id.split(":")[1])];
+              view.city.splice(i, 1);
+              view.built_rounds.splice(i, 1);
+            })
+          : removable(list, i))),
+    );
+
+  const players = el(
+    "div",
+    { class: "counters" },
+    ...obs.players.map((view, q) =>
+      el(
+        "div",
+        { class: "counter-row" },
+        el("strong", {}, playerName(obs, q)),
+        el("label", {}, "Gold", stepper(`gold-${q}`, view.gold, 0, 200, (v) => edit(() => (view.gold = v))())),
+        q === me
+          ? el("span", {}, "Hand ", el("output", { id: `hand-${q}` }, view.hand.length))
+          : el("label", {}, "Hand", stepper(`hand-${q}`, view.hand_size, view.hand.length, 40, (v) => edit(() => (view.hand_size = v))())),
+      ),
+    ),
+  );
+
+  root.replaceChildren(
+    general,
+    el("h2", {}, "Districts"),
+    el("p", { class: "muted" }, "Choose a place, then tap districts to put them there; tap a placed district to take it back. Cities list districts in the order built."),
+    el("div", { class: "zone-tabs", role: "group", "aria-label": "where tapped districts go" }, ...tabs),
+    deck,
+    zoneBox("hand", "Your hand", obs.players[me].hand),
+    ...obs.players.map((view, q) => zoneBox(`city:${q}`, `${playerName(obs, q)}: city`, view.city)),
+    zoneBox("drawn", "Drawn, to keep or put back", obs.decision.drawn),
+    el("h2", {}, "Gold and hands"),
+    players,
+    el("h2", {}, "Characters"),
+    characterEditor(obs, edit),
+    el("h2", {}, "Pending decision"),
+    decisionEditor(obs, edit),
+  );
+}
+
+function place(obs, name) {
+  const card = toDistrict(name);
+  if (ui.zone === "hand") obs.players[obs.observer || 0].hand.push(card);
+  else if (ui.zone === "drawn") obs.decision.drawn.push(card);
+  else {
+    const view = obs.players[Number(ui.zone.split(":")[1])];
+    view.city.push(card);
+    view.built_rounds.push(obs.round);
+  }
+}
+
+function toggleBox(id, label, target, field, edit) {
+  const box = el("input", { type: "checkbox", id, checked: Boolean(target[field]) });
+  box.onchange = edit(() => (target[field] = box.checked));
+  return el("label", {}, box, label);
+}
+
+// The draft as the observer saw it (face-up characters, what it was shown at each pick, its
+// picks and face-down discards), then who revealed what this round.
+function characterEditor(obs, edit) {
+  const n = obs.players.length;
+  const dr = obs.draft;
+  const has = (list, c) => list.includes(toCharacter(c));
+  const rows = [];
+  if (faceUpOf(n)) {
+    rows.push(el("div", { class: "row", "data-row": "face-up" }, el("strong", {}, `Face up (${faceUpOf(n)})`),
+      ...CHARACTERS.filter((c) => c !== "king").map((c) =>
+        chip(c, has(dr.face_up, c), { "data-face-up": c }, edit(() => toggleIn(dr.face_up, toCharacter(c)))))));
+  }
+  for (let k = 0; k < Math.max(picksOf(n), dr.shown.length); k++) {
+    const shown = dr.shown[k] ? dr.shown[k].characters || [] : [];
+    rows.push(el("div", { class: "row", "data-row": `shown-${k}` }, el("strong", {}, `Shown at your pick ${k + 1}`),
+      ...CHARACTERS.map((c) => chip(c, shown.includes(toCharacter(c)), { "data-shown": `${k}-${c}` }, edit(() => {
+        while (dr.shown.length <= k) dr.shown.push({ characters: [] });
+        dr.shown[k].characters = dr.shown[k].characters || [];
+        toggleIn(dr.shown[k].characters, toCharacter(c));
+        dr.shown[k].characters.sort(byCharacter);
+        dr.shown = dr.shown.filter((row, i) => i <= k || (row.characters || []).length);
+        while (dr.shown.length && !(dr.shown[dr.shown.length - 1].characters || []).length) dr.shown.pop();
+      })))));
+  }
+  rows.push(el("div", { class: "row", "data-row": "picks" }, el("strong", {}, "Your picks"),
+    ...CHARACTERS.map((c) => chip(c, has(dr.picks, c), { "data-pick": c }, edit(() => toggleIn(dr.picks, toCharacter(c)))))));
+  if (n <= 3 || n === 7) {
+    rows.push(el("div", { class: "row", "data-row": "discards" }, el("strong", {}, "You put face down"),
+      ...CHARACTERS.map((c) => chip(c, has(dr.discards, c), { "data-discard": c }, edit(() => toggleIn(dr.discards, toCharacter(c)))))));
+  }
+  const holder = {};
+  for (const r of obs.revealed) holder[characterName(r.character)] = r.player || 0;
+  const players = obs.players.map((_, q) => [q, playerName(obs, q)]);
+  const revealed = el("div", { class: "row", "data-row": "revealed" }, el("strong", {}, "Revealed this round"),
+    ...CHARACTERS.map((c) => select(`revealed-${c}`, title(c), [["", "—"], ...players], holder[c] ?? "", (v) => edit(() => {
+      obs.revealed = obs.revealed.filter((r) => characterName(r.character) !== c);
+      if (v !== "") obs.revealed.push({ character: toCharacter(c), player: Number(v) });
+      if (c === "king" && v !== "") obs.crown = Number(v);
+      obs.players.forEach((view, q) => {
+        if (q !== (obs.observer || 0)) view.characters = obs.revealed.filter((r) => (r.player || 0) === q).map((r) => r.character);
+      });
+    })())));
+  const none = [["", "nobody"], ...CHARACTERS.map((c) => [toCharacter(c), title(c)])];
+  const struck = el("div", { class: "row" },
+    select("killed", "Killed", none, obs.killed || "", (v) => edit(() => (v ? (obs.killed = v) : delete obs.killed))()),
+    select("robbed", "Robbed", none, obs.robbed || "", (v) => edit(() => (v ? (obs.robbed = v) : delete obs.robbed))()));
+  return el("div", { class: "characters" }, ...rows, revealed, struck);
+}
+
+// The decision: a turn belongs to a revealed character, so the choices are the revealed ones
+// and the player to act follows from the character chosen.
+function decisionEditor(obs, edit) {
+  const d = obs.decision;
+  const phase = phaseOf(obs);
+  const parts = [
+    select("phase", "Decision", PHASES, phase, (v) => edit(() => {
+      obs.decision = { phase: P_PREFIX + v, player: d.player || 0, drawn: d.drawn };
+      if (v === "END") delete obs.decision.player;
+      if (v === "PICK" || v === "DISCARD") obs.draft.step = 0;
+      else if (v !== "END") obs.decision.builds_left = 1;
+      if (v === "KEEP") obs.decision.keep_left = 1;
+    })()),
+  ];
+  if (phase === "PICK" || phase === "DISCARD") {
+    const steps = draftSteps(obs.players.length);
+    parts.push(el("label", {}, "Draft step", stepper("draft-step", obs.draft.step, 0, steps - 1, (v) => edit(() => (obs.draft.step = v))())));
+    parts.push(select("to-act", "To act", obs.players.map((_, q) => [q, playerName(obs, q)]), d.player || 0, (v) => edit(() => (d.player = Number(v)))()));
+  } else if (phase !== "END") {
+    const turns = obs.revealed.map((r) => [r.character, `${title(characterName(r.character))} (${playerName(obs, r.player || 0)})`]);
+    parts.push(select("called", "Whose turn", [["", "—"], ...turns], d.called || "", (v) => edit(() => {
+      d.called = v || undefined;
+      const r = obs.revealed.find((x) => x.character === v);
+      if (r) d.player = r.player || 0;
+    })()));
+    parts.push(el("label", {}, "Builds left", stepper("builds-left", d.builds_left || 0, 0, 3, (v) => edit(() => (d.builds_left = v))())));
+    if (phase === "KEEP") parts.push(el("label", {}, "Keep", stepper("keep-left", d.keep_left || 0, 1, 2, (v) => edit(() => (d.keep_left = v))())));
+    parts.push(toggleBox("income-done", "income collected", d, "income_done", edit));
+    parts.push(toggleBox("power-done", "power used", d, "power_done", edit));
+  }
+  return el("div", { class: "row" }, ...parts);
+}
+
+// -- words -------------------------------------------------------------------------------
+
+function cost(name) {
+  const found = DISTRICTS[kindOf(name)];
+  return found ? ` (${found[2]} gold)` : "";
+}
+
+function describeMove(text, obs) {
+  const [verb, a, b] = text.split(" ");
+  const player = (p) => (p ? playerName(obs, Number(p.slice(1))) : "");
+  switch (verb) {
+    case "pick":
+      return `Pick the ${title(a)}`;
+    case "discard":
+      return `Put the ${title(a)} face down`;
+    case "gold":
+      return "Take 2 gold";
+    case "cards":
+      return "Draw districts";
+    case "keep":
+      return `Keep ${words(a)}`;
+    case "return":
+      return `Put ${words(a)} back under the deck (keep the others)`;
+    case "build":
+      return `Build ${words(a)}${cost(a)}`;
+    case "income":
+      return "Collect income";
+    case "kill":
+      return `Kill the ${title(a)}`;
+    case "rob":
+      return `Rob the ${title(a)}`;
+    case "swap":
+      return `Swap hands with ${player(a)}`;
+    case "redraw":
+      return a === "done" ? "Draw as many as put under" : `Put ${words(a)} under the deck`;
+    case "destroy":
+      return `Destroy ${player(a) === "You" ? "your" : `${player(a)}'s`} ${words(b)}`;
+    case "laboratory":
+      return `Laboratory: discard ${words(a)} for 2 gold`;
+    case "smithy":
+      return "Smithy: pay 2 gold, draw 3";
+    case "graveyard":
+      return a === "take" ? "Graveyard: pay 1 gold to take the district" : "Graveyard: let it go";
+    case "end":
+      return "End the turn";
+    default:
+      return text;
+  }
+}
+
+function describeField(path) {
+  if (/^revealed\[(\d+)\]/.test(path)) return `the district you named (${Number(path.match(/\d+/)[0]) + 1})`;
+  const p = path.replace(/^observation\./, "").replace(/^citadels\./, "");
+  const who = (q) => `P${Number(q) + 1}`;
+  const rules = [
+    [/^players\[(\d)\]\.city\[(\d+)\]/, (m) => `${who(m[1])}'s city, district ${Number(m[2]) + 1}`],
+    [/^players\[(\d)\]\.built_rounds/, (m) => `${who(m[1])}'s city (the rounds built)`],
+    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => `${who(m[1])}'s hand, district ${Number(m[2]) + 1}`],
+    [/^players\[(\d)\]\.hand/, (m) => `${who(m[1])}'s hand`],
+    [/^players\[(\d)\]\.gold/, (m) => `${who(m[1])}'s gold`],
+    [/^players\[(\d)\]\.characters/, (m) => `${who(m[1])}'s characters`],
+    [/^players\[(\d)\]/, (m) => who(m[1])],
+    [/^draft\.face_up/, () => "the face-up characters"],
+    [/^draft\.shown\[(\d+)\]/, (m) => `the characters shown at your pick ${Number(m[1]) + 1}`],
+    [/^draft\.shown/, () => "the characters shown at your picks"],
+    [/^draft\.picks/, () => "your picks"],
+    [/^draft\.discards/, () => "the characters you put face down"],
+    [/^draft\.step/, () => "the draft step"],
+    [/^draft/, () => "the character draft"],
+    [/^revealed\[(\d+)\]/, () => "the revealed characters"],
+    [/^(killed|robbed)/, (m) => `the ${m[1]} character`],
+    [/^crown/, () => "the crown"],
+    [/^first_picker/, () => "who picked first"],
+    [/^decision\.called/, () => "whose turn it is"],
+    [/^decision\.drawn/, () => "the drawn districts"],
+    [/^decision/, () => "the pending decision"],
+    [/^deck_size/, () => "the deck (what the other counts leave)"],
+    [/^round/, () => "the round"],
+    [/^observer/, () => "who you are"],
+  ];
+  for (const [pattern, say] of rules) {
+    const m = p.match(pattern);
+    if (m) return say(m);
+  }
+  return p;
+}
+
+function revealChoices(obs) {
+  normalize(obs);
+  const counts = left(obs);
+  return DISTRICTS.filter(([name]) => counts[name] > 0).map(([name]) => ({
+    name,
+    left: counts[name],
+    label: words(name),
+    element: () => districtElement(name),
+  }));
+}
+
+export default {
+  id: "citadels",
+  name: "Citadels",
+  playerCounts: [2, 3, 4, 5, 6, 7],
+  blank,
+  numPlayers: (obs) => obs.num_players || (obs.players || []).length,
+  renderSetup,
+  describeMove,
+  describeField,
+  observer: (obs) => obs.observer || 0,
+  toAct: (obs) => (obs.decision && obs.decision.player !== undefined ? obs.decision.player : null),
+  revealChoices,
+};
