@@ -122,7 +122,9 @@ def observation_to_proto(obs: Observation) -> citadels_pb2.CitadelsObservation:
         robbed=_opt_character(obs.robbed),
         deck_size=obs.deck_size,
         deck_known=[
-            _pb.CitadelsDeckCard(position=i, district=_DISTRICT_NUMBER[name])
+            _pb.CitadelsDeckCard(
+                position=i, district=_DISTRICT_NUMBER[name], public=i in obs.deck_public
+            )
             for i, name in obs.deck_known
         ],
         first_complete=obs.first_complete,
@@ -218,7 +220,7 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
             raise InvalidObservationError(
                 f"{path}.deck_known[{i}].district", f"no district has number {card.district}"
             )
-        deck_known.append((card.position, found[1]))
+        deck_known.append((card.position, found[1], card.public))
     return Observation(
         observer=msg.observer,
         num_players=msg.num_players,
@@ -241,7 +243,8 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
         killed=_one(msg.killed, _CHARACTER, "character", f"{path}.killed"),
         robbed=_one(msg.robbed, _CHARACTER, "character", f"{path}.robbed"),
         deck_size=msg.deck_size,
-        deck_known=tuple(sorted(deck_known)),
+        deck_known=tuple((position, name) for position, name, _ in sorted(deck_known)),
+        deck_public=tuple(sorted(position for position, _, public in deck_known if public)),
         first_complete=msg.first_complete if msg.HasField("first_complete") else None,
         decision=_decision(msg.decision, f"{path}.decision"),
     )

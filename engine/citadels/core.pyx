@@ -102,13 +102,22 @@ cdef void deck_under(CTState* s, int card, int known) noexcept nogil:
     s.known[card] = known
 
 
+cdef int drawn_known(const CTState* s, int card, int player) noexcept nogil:
+    """Who knows a card just drawn: the drawer, and everyone if it was public (a
+    destroyed district). Whoever tracked a card they put under the deck forgets
+    it: the others could not know they did, so keeping it would show in their views."""
+    if s.known[card] == all_players(s):
+        return all_players(s)
+    return 1 << player
+
+
 cdef void draw_to_hand(CTState* s, int player, int n) noexcept nogil:
     cdef int i, card
     for i in range(n):
         card = deck_draw(s)
         if card == NO_CARD:
             return
-        ct_hand_add(s, player, card, s.known[card])
+        ct_hand_add(s, player, card, drawn_known(s, card, player))
 
 
 cdef void ct_city_add(CTState* s, int player, int card) noexcept nogil:
@@ -339,26 +348,31 @@ cdef void keep_rest(CTState* s) noexcept nogil:
 
 
 cdef void take_cards(CTState* s) noexcept nogil:
-    cdef int p = s.cur, card
+    cdef int p = s.cur, card, i
     cdef bint library = ct_has(s, p, K_LIBRARY), observatory = ct_has(s, p, K_OBSERVATORY)
     cdef int n = 3 if observatory else 2
     s.drawn_n = 0
+    s.keep_left = 2 if library else 1
     while s.drawn_n < n:
         card = deck_draw(s)
         if card == NO_CARD:
             break
-        s.loc[card] = LOC_ASIDE
-        s.known[card] |= 1 << p
         s.drawn[s.drawn_n] = card
         s.drawn_n += 1
-    s.keep_left = 2 if library else 1
     if s.drawn_n <= s.keep_left:
+        # Nothing to choose: the cards go to the hand as any draw does.
         while s.drawn_n > 0:
             s.drawn_n -= 1
-            ct_hand_add(s, p, s.drawn[s.drawn_n], s.known[s.drawn[s.drawn_n]])
+            card = s.drawn[s.drawn_n]
+            ct_hand_add(s, p, card, drawn_known(s, card, p))
         after_resource(s)
-    else:
-        s.phase = PH_KEEP
+        return
+    # Only the drawer sees the cards to choose from, even one that was public:
+    # the others can't tell which is kept.
+    for i in range(s.drawn_n):
+        s.loc[s.drawn[i]] = LOC_ASIDE
+        s.known[s.drawn[i]] = 1 << p
+    s.phase = PH_KEEP
 
 
 cdef void keep(CTState* s, int kind, bint back) noexcept nogil:

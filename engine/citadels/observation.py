@@ -90,6 +90,8 @@ class Observation:
     deck_size: int
     #: Cards in the deck the observer can place, as (position from the bottom, card), sorted.
     deck_known: tuple[tuple[int, str], ...]
+    #: The positions of `deck_known` every player knows (destroyed districts).
+    deck_public: tuple[int, ...]
     first_complete: int | None
     decision: Decision
     game: str = "citadels"
@@ -119,6 +121,7 @@ class Observation:
             robbed=obj.opt_str("robbed"),
             deck_size=obj.int("deck_size"),
             deck_known=_pairs(obj, "deck_known", int, str, "[position, card]"),
+            deck_public=obj.ints("deck_public", ()),
             first_complete=obj.opt_int("first_complete"),
             decision=_decision(Reader(obj.get("decision"), "decision")),
             game=game,

@@ -125,6 +125,7 @@ cdef class CitadelsState(CState):
                     for i in range(s.num_players):
                         if i != p and (s.known[card] >> i) & 1:
                             seen[i].append(CT_KIND[card])
+        everyone = (1 << s.num_players) - 1
         picks, discards, mine = [], [], set()
         for i in range(s.n_slots):
             if s.slot_by[i] == p and s.slot_char[i] != NO_CHAR:
@@ -169,6 +170,7 @@ cdef class CitadelsState(CState):
             deck_size=s.deck_n,
             deck_known=tuple((i, DISTRICT_NAMES[CT_KIND[s.deck[i]]]) for i in range(s.deck_n)
                              if (s.known[s.deck[i]] >> p) & 1),
+            deck_public=tuple(i for i in range(s.deck_n) if s.known[s.deck[i]] == everyone),
             first_complete=None if s.first_done == NOBODY else s.first_done,
             decision=self._decision(p),
         )
@@ -396,11 +398,18 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
     for q, view in enumerate(obs.players):
         for _ in range(view.hand_size - len(view.hand)):
             _hand(s, q, next(it), 1 << q)
+    public = set()
+    for i, pos in enumerate(obs.deck_public):
+        if not 0 <= pos < obs.deck_size or deck[pos] is None or told[pos]:
+            raise InvalidObservationError(
+                f"deck_public[{i}]", "must be a position of deck_known")
+        public.add(pos)
     for i in range(obs.deck_size):
         card = next(it) if deck[i] is None else deck[i]
         s.deck[i] = card
         s.loc[card] = LOC_DECK
-        s.known[card] = 0 if deck[i] is None or told[i] else 1 << p
+        s.known[card] = (everyone if i in public else
+                         0 if deck[i] is None or told[i] else 1 << p)
     s.deck_n = obs.deck_size
     s.drawn_n = 0
     for card in [*drawn, *(next(it) for _ in range(d.drawn_hidden))]:
@@ -409,7 +418,7 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         s.drawn[s.drawn_n] = card
         s.drawn_n += 1
         s.loc[card] = LOC_ASIDE
-        s.known[card] = 0
+        s.known[card] = 1 << d.player if d.player is not None else 0
     s.gy_card = NO_CARD
     if destroyed is not None:
         s.gy_card = destroyed

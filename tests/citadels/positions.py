@@ -130,6 +130,7 @@ def position(
         robbed=robbed,
         deck_size=deck_size,
         deck_known=tuple(sorted((deck_size - 1 - i, d) for i, d in enumerate(deck_top))),
+        deck_public=(),
         first_complete=first_complete,
         decision=Decision(
             phase=phase,
