@@ -418,7 +418,7 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         s.drawn[s.drawn_n] = card
         s.drawn_n += 1
         s.loc[card] = LOC_ASIDE
-        s.known[card] = 1 << d.player if d.player is not None else 0
+        s.known[card] = 1 << d.player if d.player in range(s.num_players) else 0
     s.gy_card = NO_CARD
     if destroyed is not None:
         s.gy_card = destroyed
@@ -554,6 +554,8 @@ cdef _place_decision(CTState* s, obs):
             raise InvalidObservationError(
                 "decision", f"draft step {s.step} is a {'discard' if disc else 'pick'} by player {pl}")
         return
+    if not 0 <= d.builds_left <= 3:
+        raise InvalidObservationError("decision.builds_left", "must be from 0 to 3")
     s.builds_left = d.builds_left
     s.income_done = d.income_done
     s.power_done = d.power_done

@@ -97,3 +97,45 @@ def test_an_inconsistent_draft_is_caught():
 def test_the_real_view_is_accepted():
     again = state_from_observation(BASE, seed=3)
     assert again.observation(observer()).to_json() == BASE
+
+
+def test_random_corruptions_give_a_named_error_or_a_valid_game():
+    """A thousand views with one or two fields replaced by odd values: each is either
+    rejected with InvalidObservationError or rebuilt into a consistent game."""
+    views = []
+    for n in (2, 3, 4, 7):
+        state = engine.new_game("citadels", n, seed=n)
+        rng = random.Random(n)
+        step = 0
+        while not state.is_terminal():
+            if step % 23 == 0:
+                views.append(state.observation(state.current_player).to_json())
+            state.apply_action(rng.choice(state.legal_actions()))
+            step += 1
+    odd = [None, -1, 0, 1, 3, 8, 255, 70_000, "", "king", "manor", [], {}, True, 1.5, ["x"]]
+    rng = random.Random(1)
+    for trial in range(1000):
+        data = copy.deepcopy(rng.choice(views))
+        for _ in range(rng.randint(1, 2)):
+            target, key = _random_place(data, rng)
+            target[key] = rng.choice(odd)
+        try:
+            state = state_from_observation(data, seed=trial)
+        except InvalidObservationError:
+            continue
+        state.check()
+
+
+def _random_place(data, rng):
+    """A random (container, key) inside a JSON value."""
+    places = []
+
+    def walk(value):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in items:
+            places.append((value, key))
+            if isinstance(child, (dict, list)):
+                walk(child)
+
+    walk(data)
+    return rng.choice(places)
