@@ -79,6 +79,7 @@ setup(
         "search",
         "server",
         "clients",
+        "clients.tournament",
         "bench",
         "regent",
         "regent.v1",
