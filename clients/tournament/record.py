@@ -39,8 +39,9 @@ class Record:
 
     @classmethod
     def resume(cls, path: Path, config: TournamentConfig) -> tuple[Record, list[dict[str, Any]]]:
-        """The record of the same tournament, reopened, and its finished games (each index
-        once). A last line cut short by a crash is dropped; any other fault is a RecordError."""
+        """The record of the same tournament (the game count may differ: the schedule is then
+        extended or cut), reopened, and its finished games, each index once. A last line cut
+        short by a crash is dropped; any other fault is a RecordError."""
         if not path.exists():
             raise RecordError(f"{path} does not exist: there is nothing to resume")
         header, games, good_bytes = read(path)
@@ -92,8 +93,9 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
 def _check_same(path: Path, header: dict[str, Any], config: TournamentConfig) -> None:
     """RecordError naming what differs between the record's tournament and `config`."""
     recorded = header["config"]
-    wanted = config.to_json()
-    differ = [key for key in wanted if recorded.get(key) != wanted[key]]
+    wanted = json.loads(json.dumps(config.to_json()))
+    # More or fewer games only extend or cut the same schedule, so `games` may change.
+    differ = [key for key in wanted if key != "games" and recorded.get(key) != wanted[key]]
     if differ:
         details = "; ".join(f"{k}: recorded {recorded.get(k)!r}, now {wanted[k]!r}" for k in differ)
         raise RecordError(f"{path} records another tournament ({details})")

@@ -69,9 +69,9 @@ def table(s: Standings) -> str:
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}
         lines.append(f"SPRT: LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, "
                      f"{s.sprt.upper:.2f}): {verdict[s.sprt.verdict]}")  # fmt: skip
-        if s.uncounted:
-            lines.append(f"({s.uncounted} games that finished after the decision are in the "
-                         "record, not counted)")  # fmt: skip
+    if s.uncounted:
+        lines.append(f"({s.uncounted} recorded games lie beyond the counted ones: after the "
+                     "SPRT's decision, or past --games)")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -106,7 +106,8 @@ def to_json(s: Standings) -> dict[str, Any]:
         data["elo_difference"] = [_finite(x) for x in s.elo_difference]
     if s.sprt is not None:
         data["sprt"] = {"llr": s.sprt.llr, "lower": s.sprt.lower, "upper": s.sprt.upper,
-                        "verdict": s.sprt.verdict, "uncounted_games": s.uncounted}  # fmt: skip
+                        "verdict": s.sprt.verdict}  # fmt: skip
+    data["uncounted_games"] = s.uncounted
     return data
 
 

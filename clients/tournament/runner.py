@@ -58,4 +58,4 @@ def run_tournament(
     counted = len(games) if watch is None else watch.counted
     in_order = [finished[i] for i in range(counted)]
     sprt = watch.state if watch is not None else None
-    return standings(config, in_order, sprt, uncounted=len(finished) - counted)
+    return standings(config, in_order, sprt, uncounted=len(finished) - len(in_order))
