@@ -6,9 +6,11 @@ added for every pair that met so a bot that never lost still gets a finite ratin
 a bootstrap over deals (a deal's games are resampled together, since duplicate deals are
 correlated by design), seeded from the tournament seed.
 
-OpenSkill: the Plackett-Luce model of the openskill library, updated game by game in schedule
-order; the interval is mu ± 1.96 sigma. A bot in several seats of one game takes the mean of
-its seats' updates.
+OpenSkill: the Weng-Lin Bradley-Terry model over all pairs of seats ("full pairing") of the
+openskill library, updated game by game in schedule order; the interval is mu ± 1.96 sigma.
+(Its Plackett-Luce model gives two players who share a win the same update as the player in
+third place of four, so ties, which the game has, would be misread.) A bot in several seats of
+one game takes the mean of its seats' updates.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 import choix
 import numpy as np
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from clients.tournament.results import ahead
 
@@ -83,8 +85,8 @@ def elo_ratings(
 
 
 def openskill_ratings(names: Sequence[str], games: Sequence[dict[str, Any]]) -> list[Rating]:
-    """Plackett-Luce ratings after every game in order (`games` sorted by index)."""
-    model = PlackettLuce()
+    """Weng-Lin Bradley-Terry ratings after every game in order (`games` sorted by index)."""
+    model = BradleyTerryFull()
     current = {name: model.rating(name=name) for name in names}
     for game in games:
         seats = game["seats"]
