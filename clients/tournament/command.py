@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         type=Path,
-        help="directory for record.jsonl and the results (default: tournament-GAME-NpSEED)",
+        help="directory for record.jsonl and the results (default: tournament-GAME-Np-seedS)",
     )
     parser.add_argument("--resume", action="store_true", help="continue the record in --out")
 
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             gauntlet=args.gauntlet,
             sprt=sprt,
         )
-        out = args.out or Path(f"tournament-{game}-{args.players}p{args.seed}")
+        out = args.out or Path(f"tournament-{game}-{args.players}p-seed{args.seed}")
         if args.backend == "ray":
             backend = RayBackend(args.address, args.workers)
         else:
@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, RecordError) as err:
         print(f"regent tournament: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nregent tournament: interrupted; every finished game is in {out}/record.jsonl, "
+              "and --resume continues", file=sys.stderr)  # fmt: skip
+        return 130
     print(table(result))
     paths = write_all(result, out)
     print(f"\nRecord: {out / 'record.jsonl'}; results: {', '.join(map(str, paths))}")

@@ -58,8 +58,8 @@ class TournamentConfig:
         if self.gauntlet is not None:
             if self.gauntlet not in names:
                 raise ConfigError(f"the gauntlet bot {self.gauntlet!r} is not among the bots")
-            if len(names) < 2:
-                raise ConfigError("a gauntlet needs the bot and at least one other")
+            if len(names) < 2 or self.players < 2:
+                raise ConfigError("a gauntlet needs the bot, another, and 2 players or more")
         elif self.players > 1 and len(names) < self.players:
             raise ConfigError(
                 f"a round robin of {self.players} players needs at least {self.players} bots; "
