@@ -39,8 +39,8 @@ def run_tournament(
     watch = SprtWatch(config, games) if config.sprt is not None else None
     if watch is None or not watch.advance(finished):
         todo = [job for job in jobs(config, games) if job.index not in finished]
-        bar = tqdm(total=len(games), initial=len(finished), unit="game", disable=not progress,
-                   file=sys.stderr, dynamic_ncols=True)  # fmt: skip
+        bar = tqdm(total=len(games), initial=len(games) - len(todo), unit="game",
+                   disable=not progress, file=sys.stderr, dynamic_ncols=True)  # fmt: skip
         results = (backend or LocalBackend()).run(todo)
         try:
             for game in results:
