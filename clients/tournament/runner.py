@@ -37,24 +37,23 @@ def run_tournament(
     games = schedule(config)
     finished: dict[int, dict[str, Any]] = {g["index"]: g for g in done}
     watch = SprtWatch(config, games) if config.sprt is not None else None
-    if watch is None or not watch.advance(finished):
-        todo = [job for job in jobs(config, games) if job.index not in finished]
-        bar = tqdm(total=len(games), initial=len(games) - len(todo), unit="game",
-                   disable=not progress, file=sys.stderr, dynamic_ncols=True)  # fmt: skip
-        results = (backend or LocalBackend()).run(todo)
-        try:
-            for game in results:
-                record.append(game)
-                finished[game["index"]] = game
-                bar.update()
-                if watch is not None and watch.advance(finished):
-                    break
-        finally:
-            results.close()
-            bar.close()
-            record.close()
-    else:
-        record.close()
+    with record:
+        if watch is None or not watch.advance(finished):
+            todo = [job for job in jobs(config, games) if job.index not in finished]
+            done = len(games) - len(todo)
+            bar = tqdm(total=len(games), initial=done, unit="game", disable=not progress,
+                       file=sys.stderr, dynamic_ncols=True)  # fmt: skip
+            with bar:
+                results = (backend or LocalBackend()).run(todo)
+                try:
+                    for game in results:
+                        record.append(game)
+                        finished[game["index"]] = game
+                        bar.update()
+                        if watch is not None and watch.advance(finished):
+                            break
+                finally:
+                    results.close()
     counted = len(games) if watch is None else watch.counted
     in_order = [finished[i] for i in range(counted)]
     sprt = watch.state if watch is not None else None
