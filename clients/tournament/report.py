@@ -1,5 +1,5 @@
 """The standings as a printed table, as JSON and CSV, and as a PNG chart of the ratings with
-their intervals. Bots are listed best first: by rating, else by win rate."""
+their intervals. Bots are listed best first: by rating, else by win rate, then margin."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _order(s: Standings) -> list[int]:
     """Bot positions, best first."""
     if s.ratings:
         return sorted(range(len(s.bots)), key=lambda i: -s.ratings[i].value)
-    return sorted(range(len(s.bots)), key=lambda i: -s.bots[i].win_rate)
+    return sorted(range(len(s.bots)), key=lambda i: (-s.bots[i].win_rate, -s.bots[i].mean_margin))
 
 
 def _format_name(s: Standings) -> str:
@@ -145,8 +145,9 @@ def write_chart(s: Standings, path: Path) -> None:
         lows = [100 * s.bots[i].interval[0] for i in order]
         highs = [100 * s.bots[i].interval[1] for i in order]
         label = "win rate, % (95% interval)"
-    errors = [[v - lo for v, lo in zip(values, lows, strict=True)],
-              [hi - v for v, hi in zip(values, highs, strict=True)]]  # fmt: skip
+    # max(0, ...): a Wilson bound equal to the rate may come out a rounding error past it
+    errors = [[max(0.0, v - lo) for v, lo in zip(values, lows, strict=True)],
+              [max(0.0, hi - v) for v, hi in zip(values, highs, strict=True)]]  # fmt: skip
     figure, axes = plt.subplots(figsize=(7, 1.2 + 0.45 * len(names)))
     axes.errorbar(values, range(len(names)), xerr=errors, fmt="o", capsize=4)
     axes.set_yticks(range(len(names)), names)

@@ -4,6 +4,7 @@ same config gives the same games and results whatever the backend and the worker
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from clients.tournament.backends import LocalBackend, RayBackend
 from clients.tournament.config import Sprt, TournamentConfig
 from clients.tournament.report import table, to_json, write_all
 from clients.tournament.runner import RECORD_NAME, run_tournament
+from search.match import wilson
 
 BOTS = (("random", "random"), ("heuristic", "heuristic"), ("pimc", "pimc:iterations=20"))
 
@@ -68,6 +70,8 @@ def test_a_gauntlet_and_the_solo_mode(tmp_path: Path) -> None:
     result = run_tournament(solo, tmp_path / "s", backend=LocalBackend(1))
     assert result.rating_kind == "" and [b.games for b in result.bots] == [2, 2]
     assert "Win matrix" not in table(result)
+    perfect = [replace(b, games=100, wins=100.0, interval=wilson(100, 100)) for b in result.bots]
+    write_all(replace(result, bots=perfect), tmp_path / "s")  # the chart of a 100% win rate
 
 
 def test_an_sprt_stops_at_the_same_deal_whatever_the_workers(tmp_path: Path) -> None:
