@@ -27,6 +27,11 @@ def _format_name(s: Standings) -> str:
     return f"gauntlet of {c.gauntlet}" if c.gauntlet else "round robin"
 
 
+def _title(s: Standings) -> str:
+    players = "solo" if s.config.players == 1 else f"{s.config.players} players"
+    return f"{s.config.game}, {players}, {s.games} games"
+
+
 def _signed(x: float) -> str:
     return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
@@ -35,7 +40,7 @@ def table(s: Standings) -> str:
     """The printed report: the bots' lines, the win matrix, the SPRT and the Elo difference."""
     c = s.config
     rules = ", ".join(f"{k}={v}" for k, v in c.rules.items()) or "default rules"
-    lines = [f"{c.game}, {c.players} players, {_format_name(s)}, {s.games} games, seed {c.seed}, "
+    lines = [f"{_title(s)}, {_format_name(s)}, seed {c.seed}, "
              f"{rules}", ""]  # fmt: skip
     order = _order(s)
     width = max(3, *(len(b.name) for b in s.bots))
@@ -152,7 +157,7 @@ def write_chart(s: Standings, path: Path) -> None:
     axes.errorbar(values, range(len(names)), xerr=errors, fmt="o", capsize=4)
     axes.set_yticks(range(len(names)), names)
     axes.set_xlabel(label)
-    axes.set_title(f"{s.config.game}, {s.config.players} players, {s.games} games")
+    axes.set_title(_title(s))
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
