@@ -68,7 +68,8 @@ class RayBackend:
         if started:
             local = self.address is None
             ray.init(
-                address=self.address,
+                # "local": a new instance of our own, never a cluster someone else started here
+                address="local" if local else self.address,
                 num_cpus=(self.workers or os.cpu_count()) if local else None,
                 include_dashboard=False,
                 log_to_driver=False,
