@@ -85,6 +85,7 @@ setup(
         "server",
         "server.web",
         "clients",
+        "clients.tournament",
         "bench",
         "regent",
         "regent.v1",

@@ -51,6 +51,12 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from clients.tournament.command import run
+
+    return run(args)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from clients.commands import serve
 
@@ -299,6 +305,14 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=1)
     match.add_argument("--workers", type=int, default=2, help="worker processes")
     match.set_defaults(func=_match)
+
+    from clients.tournament.command import add_arguments as tournament_arguments
+
+    tournament = commands.add_parser(
+        "tournament", help="bots play a rated tournament: round robin, gauntlet or SPRT"
+    )
+    tournament_arguments(tournament)
+    tournament.set_defaults(func=_tournament)
     _add_service_commands(commands)
     return parser
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import engine
-from search.bots import make_bot
+from search.bots import Bot, make_bot
 
 #: The Legend table of the solo mode: (lowest margin, grade), best first.
 LEGEND = (
@@ -35,23 +35,37 @@ class GameResult:
     seats: tuple[str, ...]
     scores: tuple[int, ...]
     returns: tuple[float, ...]
-    moves: int
+    #: The texts of the moves played, in order.
+    moves: tuple[str, ...]
 
 
 def play_game(
-    game: str, specs: Sequence[str], seed: int, rules: object = None, players: int | None = None
+    game: str,
+    specs: Sequence[str],
+    seed: int,
+    rules: object = None,
+    players: int | None = None,
+    make: Callable[[str], Bot] = make_bot,
 ) -> GameResult:
-    """One game: seat i is played by the bot `specs[i]`; every move seed derives from `seed`."""
+    """One game: seat i is played by the bot `make(specs[i])`; every move seed derives from
+    `seed`, so a game of deterministic bots is a function of its arguments."""
     num_players = players if players is not None else len(specs)
-    bots = [make_bot(spec) for spec in specs]
+    bots = [make(spec) for spec in specs]
     state = engine.new_game(game, num_players, seed=seed, rules=rules)
-    moves = 0
+    moves: list[str] = []
     while not state.is_terminal():
         player = state.current_player
-        action = bots[player].choose(state, seed * 100_003 + moves)
+        action = bots[player].choose(state, seed * 100_003 + len(moves))
+        moves.append(state.action_to_string(action))
         state.apply_action(action)
-        moves += 1
-    return GameResult(seed, tuple(specs), tuple(state.scores()), tuple(state.returns()), moves)
+    return GameResult(
+        seed, tuple(specs), tuple(state.scores()), tuple(state.returns()), tuple(moves)
+    )
+
+
+def margin(scores: Sequence[int], seat: int) -> int:
+    """A seat's score minus the best other score (in solo, the Regent's: it is scored last)."""
+    return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
 
 
 Job = tuple[str, tuple[str, ...], int, "int | None"]
@@ -107,13 +121,14 @@ def pairing(
         specs = tuple(bot if i == seat else field for i in range(players))
         jobs.append((game, specs, seed + g, None))
     results = run_games(jobs, workers)
-    score = margin = 0.0
+    score = total_margin = 0.0
     for g, result in enumerate(results):
         seat = g % players
         score += result.returns[seat]
-        others = [s for i, s in enumerate(result.scores) if i != seat]
-        margin += result.scores[seat] - max(others)
-    return PairingResult(bot, field, players, games, score, wilson(score, games), margin / games)
+        total_margin += margin(result.scores, seat)
+    return PairingResult(
+        bot, field, players, games, score, wilson(score, games), total_margin / games
+    )
 
 
 @dataclass(frozen=True)
@@ -135,4 +150,4 @@ def solo(game: str, bot: str, games: int, seed: int, workers: int = 1) -> SoloRe
     """`bot` against the Regent: the margins player VP minus Regent VP."""
     jobs = [(game, (bot,), seed + g, 1) for g in range(games)]
     results = run_games(jobs, workers)
-    return SoloResult(bot, games, tuple(r.scores[0] - r.scores[1] for r in results))
+    return SoloResult(bot, games, tuple(margin(r.scores, 0) for r in results))

@@ -1,0 +1,96 @@
+"""Where games are played: local worker processes (the default), or tasks on a Ray cluster.
+Either yields each game's record as soon as it ends, in whatever order they end; a few jobs
+are in flight at a time, so closing the iterator (an SPRT that has decided) stops the rest."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from clients.tournament.play import Job, play
+
+#: Game records as they finish; close it to stop the games not yet started.
+Records = Generator[dict[str, Any], None, None]
+
+
+class Backend(Protocol):
+    """Plays jobs and yields their records as they finish."""
+
+    def run(self, jobs: Sequence[Job]) -> Records: ...
+
+
+class LocalBackend:
+    """`workers` processes on this machine (games are played in this process for one)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+
+    def run(self, jobs: Sequence[Job]) -> Records:
+        if self.workers == 1:
+            yield from map(play, jobs)
+            return
+        # Spawned, not forked: a forked child would inherit the parent's threads' locks.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            queue = iter(jobs)
+            pending: set[Future[dict[str, Any]]] = set()
+            try:
+                while True:
+                    for job in queue:
+                        pending.add(pool.submit(play, job))
+                        if len(pending) >= 2 * self.workers:
+                            break
+                    if not pending:
+                        return
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        yield future.result()
+            finally:
+                for future in pending:
+                    future.cancel()
+
+
+class RayBackend:
+    """Tasks on the Ray cluster at `address` (a local Ray instance when None) with as many
+    in flight as the cluster has CPUs (or `workers`)."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        self.address = address
+        self.workers = workers
+
+    def run(self, jobs: Sequence[Job]) -> Records:
+        import ray
+
+        started = not ray.is_initialized()
+        if started:
+            local = self.address is None
+            ray.init(
+                # "local": a new instance of our own, never a cluster someone else started here
+                address="local" if local else self.address,
+                num_cpus=(self.workers or os.cpu_count()) if local else None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        task = ray.remote(num_cpus=1)(play)
+        limit = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        queue = iter(jobs)
+        pending: list[Any] = []
+        try:
+            while True:
+                for job in queue:
+                    pending.append(task.remote(job))
+                    if len(pending) >= 2 * limit:
+                        break
+                if not pending:
+                    return
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+            if started:
+                ray.shutdown()

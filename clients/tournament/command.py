@@ -1,0 +1,105 @@
+"""The `regent tournament` subcommand: its arguments and what it does with them. Only argparse
+is imported up front, so `regent --help` stays quick."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The subcommand's options."""
+    parser.add_argument("--game", default="royal-cities", help="the game (default: royal-cities)")
+    parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="NAME=SPEC",
+        help="a bot, e.g. mo=mo-ismcts:iterations=2000 or far=grpc://host:50051 (repeat)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="at least this many games, in whole rounds of deals; an SPRT's most (default: 100)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the tournament seed (default: 1)")
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rules option"
+    )
+    formats = parser.add_mutually_exclusive_group()
+    formats.add_argument("--gauntlet", metavar="NAME", help="NAME against each other bot")
+    formats.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        help="two bots, 2 players: stop once H0 (difference ELO0) or H1 (ELO1) is accepted",
+    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
+    parser.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="games played at once (default: one per core, or the Ray cluster's CPUs)",
+    )
+    parser.add_argument("--backend", choices=["local", "ray"], default="local")
+    parser.add_argument(
+        "--address", metavar="ADDR", help="ray: the cluster (default: a local Ray instance)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="directory for record.jsonl and the results (default: tournament-GAME-Np-seedS)",
+    )
+    parser.add_argument("--resume", action="store_true", help="continue the record in --out")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament, print the table, write JSON, CSV and PNG; 2 for bad input."""
+    from clients.tournament.backends import LocalBackend, RayBackend
+    from clients.tournament.config import (
+        ConfigError,
+        Sprt,
+        TournamentConfig,
+        parse_bot,
+        parse_rule,
+    )
+    from clients.tournament.record import RecordError
+    from clients.tournament.report import table, write_all
+    from clients.tournament.runner import run_tournament
+
+    game = args.game.replace("-", "_")
+    try:
+        if args.workers is not None and args.workers < 1:
+            raise ConfigError("--workers must be 1 or more")
+        sprt = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
+        config = TournamentConfig(
+            game=game,
+            players=args.players,
+            bots=tuple(parse_bot(text) for text in args.bot),
+            games=args.games,
+            seed=args.seed,
+            rules=dict(parse_rule(text, game) for text in args.rule),
+            gauntlet=args.gauntlet,
+            sprt=sprt,
+        )
+        out = args.out or Path(f"tournament-{game}-{args.players}p-seed{args.seed}")
+        if args.backend == "ray":
+            backend = RayBackend(args.address, args.workers)
+        else:
+            backend = LocalBackend(args.workers)
+        result = run_tournament(config, out, args.resume, backend, sys.stderr.isatty())
+    except (ConfigError, RecordError) as err:
+        print(f"regent tournament: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\nregent tournament: interrupted; every finished game is in {out}/record.jsonl, "
+              "and --resume continues", file=sys.stderr)  # fmt: skip
+        return 130
+    print(table(result))
+    paths = write_all(result, out)
+    print(f"\nRecord: {out / 'record.jsonl'}; results: {', '.join(map(str, paths))}")
+    return 0

@@ -1,0 +1,81 @@
+"""Bots behind the service's API: the spec `grpc://host:port` asks that address's
+AdvisorService.Recommend for every move, from the observation of the player to act, so any
+bot that implements our proto can enter a tournament."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlsplit
+
+from engine.interface import State
+from search.bots import Bot, make_bot
+
+if TYPE_CHECKING:
+    from clients.client import RegentClient
+
+#: The longest a remote bot may take over one move, in seconds.
+MOVE_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class RemoteSpec:
+    """Where the bot is, and what to ask it: an empty bot and 0 iterations leave the choice
+    to the server."""
+
+    address: str
+    bot: str = ""
+    iterations: int = 0
+
+
+def parse_address(spec: str) -> RemoteSpec:
+    """`grpc://host:port[?bot=SPEC&iterations=N]` -> RemoteSpec; ValueError if malformed."""
+    url = urlsplit(spec)
+    usage = "a remote bot is grpc://host:port[?bot=SPEC&iterations=N]"
+    try:
+        port = url.port
+    except ValueError:
+        port = None
+    if url.scheme != "grpc" or not url.hostname or port is None or url.path not in ("", "/"):
+        raise ValueError(f"bad remote bot {spec!r}: {usage}")
+    query = parse_qs(url.query, keep_blank_values=True)
+    if set(query) - {"bot", "iterations"} or any(len(v) > 1 for v in query.values()):
+        raise ValueError(f"bad remote bot {spec!r}: {usage}")
+    try:
+        iterations = int(query.get("iterations", ["0"])[0])
+    except ValueError:
+        raise ValueError(f"bad remote bot {spec!r}: iterations must be a number") from None
+    return RemoteSpec(url.netloc, query.get("bot", [""])[0], iterations)
+
+
+@functools.cache
+def _client(address: str) -> RegentClient:
+    """One client (one channel) per address and process; gRPC is loaded only when needed."""
+    from clients.client import RegentClient
+
+    return RegentClient(address)
+
+
+class RemoteBot:
+    """Plays the move the service at `spec` recommends for the player to act, who is the
+    observer: the service never sees another player's hidden cards."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.remote = parse_address(spec)
+
+    def choose(self, state: State, seed: int) -> int:
+        report = _client(self.remote.address).recommend(
+            state.observation(state.current_player),
+            iterations=self.remote.iterations,
+            seed=seed,
+            bot=self.remote.bot,
+            timeout=MOVE_TIMEOUT,
+        )
+        return state.string_to_action(report.move.text) if report.move.text else report.move.id
+
+
+def bot_for(spec: str) -> Bot:
+    """A remote bot for `grpc://...`, else the bot of `search.bots.make_bot`."""
+    return RemoteBot(spec) if spec.startswith("grpc://") else make_bot(spec)

@@ -1,0 +1,100 @@
+"""The results of a tournament from its counted games (in schedule order): per-bot lines, the
+win matrix, ratings, the SPRT's state and, for two bots, the Elo difference between them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clients.tournament.config import TournamentConfig
+from clients.tournament.ratings import Rating, elo_difference, elo_ratings, openskill_ratings
+from clients.tournament.results import BotResult, bot_results, pairwise, win_matrix
+from clients.tournament.schedule import ScheduledGame
+from clients.tournament.sprt import SprtState, sprt_state
+
+
+@dataclass(frozen=True)
+class Standings:
+    config: TournamentConfig
+    games: int
+    bots: list[BotResult]
+    #: matrix[i][j]: the share of meetings bot i finished ahead of bot j (None: never met).
+    matrix: list[list[float | None]]
+    #: "Elo" (2 players), "OpenSkill" (more) or "" (solo: bots never meet).
+    rating_kind: str
+    ratings: list[Rating]
+    sprt: SprtState | None
+    #: For two bots in 2-player games: the first's Elo over the second's, with its interval.
+    elo_difference: tuple[float, float, float] | None
+    #: Games finished after the SPRT stopped: recorded, not counted.
+    uncounted: int = 0
+
+
+def wdl(games: Sequence[dict[str, Any]], first: str) -> tuple[float, float, float]:
+    """(losses, draws, wins) of `first` in 2-player games; a shared win is a draw."""
+    counts = [0.0, 0.0, 0.0]
+    for game in games:
+        result = game["returns"][game["seats"].index(first)]
+        counts[0 if result == 0 else 2 if result == 1 else 1] += 1
+    return counts[0], counts[1], counts[2]
+
+
+class SprtWatch:
+    """Follows an SPRT over the games in schedule order, looking only at whole deals (both
+    seatings), so that where it stops does not depend on which games finished first."""
+
+    def __init__(self, config: TournamentConfig, games: Sequence[ScheduledGame]) -> None:
+        assert config.sprt is not None
+        self.config = config
+        self.games = games
+        self.counted = 0  # games of the schedule's prefix taken into account
+        self.state: SprtState | None = None
+        self._wdl = [0.0, 0.0, 0.0]
+
+    @property
+    def stopped(self) -> bool:
+        return self.state is not None and self.state.verdict is not None
+
+    def advance(self, finished: dict[int, dict[str, Any]]) -> bool:
+        """Take in every whole deal that continues the counted prefix; True once the test has
+        reached a bound (then nothing more is counted)."""
+        sprt, first, games = self.config.sprt, self.config.names[0], self.games
+        assert sprt is not None
+        while not self.stopped and self.counted < len(games):
+            end = self.counted
+            while end < len(games) and games[end].deal == games[self.counted].deal:
+                end += 1
+            if any(i not in finished for i in range(self.counted, end)):
+                break
+            deal = [finished[i] for i in range(self.counted, end)]
+            self._wdl = [a + b for a, b in zip(self._wdl, wdl(deal, first), strict=True)]
+            self.counted = end
+            self.state = sprt_state(*self._wdl, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta)
+        return self.stopped
+
+
+def standings(
+    config: TournamentConfig,
+    games: Sequence[dict[str, Any]],
+    sprt: SprtState | None = None,
+    uncounted: int = 0,
+) -> Standings:
+    """Everything the report shows, from the counted games sorted by index."""
+    names = config.names
+    deals = sorted({g["deal"] for g in games})
+    points = pairwise(names, games, deals)
+    if config.players == 1 or not games:
+        kind, ratings = "", []
+    elif config.players == 2:
+        kind, ratings = "Elo", elo_ratings(names, points, config.seed)
+    else:
+        kind, ratings = "OpenSkill", openskill_ratings(names, games)
+    difference = None
+    if config.players == 2 and len(names) == 2 and games:
+        losses, draws, wins = wdl(games, names[0])
+        difference = elo_difference(wins, draws, losses)
+    return Standings(
+        config, len(games), bot_results(config.specs, games), win_matrix(points), kind,
+        ratings, sprt, difference, uncounted,
+    )  # fmt: skip

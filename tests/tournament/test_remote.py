@@ -1,0 +1,60 @@
+"""A bot behind the service: `grpc://host:port` plays through AdvisorService.Recommend of a
+real server, from the observation of the player to act."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from clients.tournament.backends import LocalBackend
+from clients.tournament.config import TournamentConfig
+from clients.tournament.remote import RemoteSpec, parse_address
+from clients.tournament.runner import RECORD_NAME, run_tournament
+from server.app import BackgroundServer
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[BackgroundServer]:
+    with BackgroundServer() as running:
+        yield running
+
+
+def test_remote_addresses() -> None:
+    assert parse_address("grpc://127.0.0.1:5005") == RemoteSpec("127.0.0.1:5005")
+    assert parse_address("grpc://h:1?bot=pimc&iterations=20") == RemoteSpec("h:1", "pimc", 20)
+    for bad in ("grpc://host", "http://h:1", "grpc://h:1/x", "grpc://h:1?depth=3",
+                "grpc://h:1?iterations=many"):  # fmt: skip
+        with pytest.raises(ValueError, match="remote bot"):
+            parse_address(bad)
+
+
+def test_a_remote_bot_plays_a_tournament(
+    server: BackgroundServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    remote = f"grpc://{server.address}?bot=mo-ismcts&iterations=30"
+    bots = (("far", remote), ("heuristic", "heuristic"))
+    config = TournamentConfig("royal_cities", 2, bots, games=2, seed=3)
+    with caplog.at_level(logging.INFO, logger="regent.server"):
+        result = run_tournament(config, tmp_path, backend=LocalBackend(1))
+    calls = [r.getMessage() for r in caplog.records if "Recommend" in r.getMessage()]
+    games = [json.loads(line) for line in (tmp_path / RECORD_NAME).read_text().splitlines()[1:]]
+    assert result.games == 2 and {g["specs"][g["seats"].index("far")] for g in games} == {remote}
+    assert all(" OK " in call for call in calls)
+    assert len(calls) == sum(decisions(g, g["seats"].index("far")) for g in games)
+    assert not server.loop_errors
+
+
+def decisions(game: dict, seat: int) -> int:
+    """How many of a recorded game's moves `seat` chose (replayed from the deal)."""
+    state = engine.new_game(game["game"], len(game["seats"]), game["seed"])
+    count = 0
+    for move in game["moves"]:
+        count += state.current_player == seat
+        state.apply_action(state.string_to_action(move))
+    assert state.is_terminal() and list(state.scores()) == game["scores"]
+    return count

@@ -1,0 +1,86 @@
+"""Small tournaments end to end, in real worker processes and on a local Ray instance: the
+same config gives the same games and results whatever the backend and the worker count."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from clients.tournament.backends import LocalBackend, RayBackend
+from clients.tournament.config import Sprt, TournamentConfig
+from clients.tournament.report import table, to_json, write_all
+from clients.tournament.runner import RECORD_NAME, run_tournament
+from search.match import wilson
+
+BOTS = (("random", "random"), ("heuristic", "heuristic"), ("pimc", "pimc:iterations=20"))
+
+
+def records(out: Path) -> list[str]:
+    """The record's game lines, in index order."""
+    lines = (out / RECORD_NAME).read_text().splitlines()[1:]
+    return sorted(lines, key=lambda line: json.loads(line)["index"])
+
+
+def test_results_do_not_depend_on_the_worker_count(tmp_path: Path) -> None:
+    config = TournamentConfig("royal_cities", 2, BOTS, games=12, seed=7)
+    one = run_tournament(config, tmp_path / "one", backend=LocalBackend(1))
+    two = run_tournament(config, tmp_path / "two", backend=LocalBackend(2))
+    assert to_json(one) == to_json(two)
+    assert records(tmp_path / "one") == records(tmp_path / "two")
+    assert one.games == 12 and [b.games for b in one.bots] == [8, 8, 8]
+    assert one.rating_kind == "Elo" and len(one.ratings) == 3
+    game = json.loads(records(tmp_path / "one")[0])
+    assert game["specs"] == ["random", "heuristic"] and game["engine"]
+    assert len(game["moves"]) > 10 and len(game["scores"]) == 2
+    assert game["rules"]["crown_through_white"] is False
+
+
+@pytest.mark.slow
+def test_ray_plays_the_same_games(tmp_path: Path) -> None:
+    config = TournamentConfig("royal_cities", 2, BOTS, games=12, seed=7)
+    local = run_tournament(config, tmp_path / "local", backend=LocalBackend(1))
+    ray = run_tournament(config, tmp_path / "ray", backend=RayBackend(workers=2))
+    assert to_json(ray) == to_json(local)
+    assert records(tmp_path / "ray") == records(tmp_path / "local")
+
+
+def test_four_players_with_a_rules_option_get_openskill_ratings(tmp_path: Path) -> None:
+    bots = (*BOTS, ("mo", "mo-ismcts:iterations=10"))
+    config = TournamentConfig("royal_cities", 4, bots, games=4, seed=2,
+                              rules={"crown_through_white": True})  # fmt: skip
+    result = run_tournament(config, tmp_path, backend=LocalBackend(1))
+    assert result.rating_kind == "OpenSkill" and result.games == 4
+    assert all(r.low < r.value < r.high for r in result.ratings)
+    assert all(json.loads(line)["rules"]["crown_through_white"] for line in records(tmp_path))
+    assert "crown_through_white=True" in table(result)
+    paths = write_all(result, tmp_path)
+    assert paths[2].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "results.csv").read_text().splitlines()[0].startswith("name,spec,games")
+
+
+def test_a_gauntlet_and_the_solo_mode(tmp_path: Path) -> None:
+    gauntlet = TournamentConfig("royal_cities", 3, BOTS, games=6, seed=1, gauntlet="heuristic")
+    result = run_tournament(gauntlet, tmp_path / "g", backend=LocalBackend(1))
+    games = {b.name: b.games for b in result.bots}
+    assert games == {"random": 6, "heuristic": 6, "pimc": 6}  # two field seats per game
+    solo = TournamentConfig("royal_cities", 1, BOTS[:2], games=4, seed=1)
+    result = run_tournament(solo, tmp_path / "s", backend=LocalBackend(1))
+    assert result.rating_kind == "" and [b.games for b in result.bots] == [2, 2]
+    assert "Win matrix" not in table(result)
+    perfect = [replace(b, games=100, wins=100.0, interval=wilson(100, 100)) for b in result.bots]
+    write_all(replace(result, bots=perfect), tmp_path / "s")  # the chart of a 100% win rate
+
+
+def test_an_sprt_stops_at_the_same_deal_whatever_the_workers(tmp_path: Path) -> None:
+    bots = (("heuristic", "heuristic"), ("random", "random"))
+    config = TournamentConfig("royal_cities", 2, bots, games=400, seed=1, sprt=Sprt(0, 200))
+    one = run_tournament(config, tmp_path / "one", backend=LocalBackend(1))
+    two = run_tournament(config, tmp_path / "two", backend=LocalBackend(2))
+    assert one.sprt is not None and one.sprt.verdict == "H1" and one.games % 2 == 0
+    assert one.games < 40 and one.uncounted == 0
+    assert (one.games, one.sprt) == (two.games, two.sprt)
+    assert one.elo_difference is not None and one.elo_difference[0] > 200
+    assert "H1 accepted" in table(one)
