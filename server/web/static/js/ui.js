@@ -4,6 +4,11 @@
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
+    // ARIA states are the strings "true" and "false", never a bare attribute.
+    if (name.startsWith("aria-") && typeof value === "boolean") {
+      node.setAttribute(name, String(value));
+      continue;
+    }
     if (value === false || value === null || value === undefined) continue;
     if (name === "checked" || name === "selected" || name === "disabled") node[name] = Boolean(value);
     else node.setAttribute(name, value === true ? "" : String(value));

@@ -167,7 +167,7 @@ function select(id, label, options, value, onChange) {
 }
 
 function chip(name, on, attrs, onClick) {
-  const button = el("button", { type: "button", class: "chip", "aria-pressed": on ? "true" : "false", ...attrs }, title(name));
+  const button = el("button", { type: "button", class: "chip", "aria-pressed": on, ...attrs }, title(name));
   button.onclick = onClick;
   return button;
 }
@@ -213,7 +213,7 @@ function renderSetup(root, obs, changed) {
   const zones = [["hand", "Your hand"], ["drawn", "Drawn, to keep or put back"]];
   obs.players.forEach((_, q) => zones.push([`city:${q}`, `${playerName(obs, q)}: city`]));
   const tabs = zones.map(([id, label]) => {
-    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id ? "true" : "false" }, label);
+    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id }, label);
     tab.onclick = () => {
       ui.zone = id;
       changed(obs);
