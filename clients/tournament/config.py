@@ -94,15 +94,10 @@ class TournamentConfig:
         return rules_cls(**self.rules)
 
     def to_json(self) -> dict[str, Any]:
+        """The config as the record's header and results.json hold it."""
         data = dataclasses.asdict(self)
         data["bots"] = [list(pair) for pair in self.bots]
         return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TournamentConfig:
-        sprt = Sprt(**data["sprt"]) if data.get("sprt") else None
-        bots = tuple((name, spec) for name, spec in data["bots"])
-        return cls(**(data | {"bots": bots, "sprt": sprt}))
 
 
 def check_spec(name: str, spec: str) -> None:

@@ -65,6 +65,10 @@ def table(s: Standings) -> str:
             cells = [s.matrix[i][j] for j in order]
             text = "".join(f"  {'-' if v is None else f'{v:.1%}':>8}" for v in cells)
             lines.append(f"{s.bots[i].name:<{width}}{text}")
+    sweeps = sum(v == 0.0 for row in s.matrix for v in row)
+    if s.rating_kind == "Elo" and sweeps:
+        lines += ["", f"In {sweeps} pairs one bot won every meeting: their Elo gap rests on the "
+                      "prior (one virtual draw) and is a lower bound."]  # fmt: skip
     if s.elo_difference is not None:
         elo, low, high = s.elo_difference
         first, second = c.names
