@@ -53,7 +53,7 @@ cdef class CState:
         if self.api.is_terminal(self.ptr):
             return []
         cdef int n = self.api.legal_actions(self.ptr, buf)
-        return sorted(buf[i] for i in range(n))
+        return [buf[i] for i in range(n)]      # the cores list them in id order
 
     def apply_action(self, action) -> None:
         """Play an action id; IllegalMoveError (and no change) when it is not legal now."""

@@ -14,6 +14,7 @@ ctypedef struct GameApi:
     int (*num_players)(const void* s) noexcept nogil
     int (*current_player)(const void* s) noexcept nogil
     bint (*is_terminal)(const void* s) noexcept nogil
+    # Writes the legal action ids in ascending order; returns how many.
     int (*legal_actions)(const void* s, int16_t* out) noexcept nogil
     void (*apply_action)(void* s, int action) noexcept nogil
     # 1 win, shared victory split, 0 loss, per player.

@@ -48,7 +48,9 @@ def check_views(state, step):
 def conservation_and_illegal(state, action, rng):
     state.check()
     assert sum(state.card_locations().values()) == 68
-    legal = set(state.legal_actions())
+    listed = state.legal_actions()
+    assert listed == sorted(set(listed))
+    legal = set(listed)
     illegal = rng.choice([a for a in range(Action.NUM_ACTIONS) if a not in legal])
     before = pickle.dumps(state)
     with pytest.raises(IllegalMoveError):
