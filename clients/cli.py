@@ -35,19 +35,26 @@ BENCH_PLAYERS = {
 
 
 def _match(args: argparse.Namespace) -> int:
+    import engine
     from search.match import legend_grade, pairing, solo
 
     game = args.game.replace("-", "_")
+    counts = engine.GAMES[game][2]
+    if args.players not in counts:
+        print(f"regent match: {args.game} is for {counts[0]} to {counts[-1]} players, "
+              f"not {args.players}", file=sys.stderr)  # fmt: skip
+        return 2
     if args.players == 1:
         result = solo(game, args.bot, args.games, args.seed, args.workers)
         print(f"{args.bot} vs the Regent, {result.games} games: mean margin {result.mean:+.1f}, "
               f"median {result.median:+.1f} ({legend_grade(int(result.median))})")  # fmt: skip
         return 0
     result = pairing(game, args.players, args.bot, args.field, args.games, args.seed, args.workers)
+    unit = "VP" if game == "royal_cities" else "points"
     low, high = result.interval
     print(f"{args.bot} vs {args.field} ({args.players} players, {result.games} games): "
           f"win rate {result.win_rate:.1%} [95% {low:.1%}-{high:.1%}], "
-          f"mean margin {result.mean_margin:+.1f} VP")  # fmt: skip
+          f"mean margin {result.mean_margin:+.1f} {unit}")  # fmt: skip
     return 0
 
 

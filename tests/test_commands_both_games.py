@@ -1,4 +1,4 @@
-"""The benchmarks run and print their figures for both games (speed is shown, not tested)."""
+"""`regent bench` and `regent match` cover both games (speed is shown by bench, not tested)."""
 
 from __future__ import annotations
 
@@ -26,3 +26,14 @@ def test_bench_engine_and_search_cover_citadels(capsys):
         ("mid-game", 2),
     }
     assert all(r["iterations"] > 0 for r in rows)
+
+
+def test_match_refuses_a_player_count_the_game_does_not_have(capsys):
+    assert main(["match", "--game", "citadels", "--players", "1", "--bot", "random"]) == 2
+    assert "citadels is for 2 to 7 players, not 1" in capsys.readouterr().err
+
+
+def test_match_reports_citadels_margins_in_points(capsys):
+    assert main(["match", "--game", "citadels", "--players", "3", "--bot", "heuristic",
+                 "--field", "random", "--games", "3", "--workers", "1"]) == 0  # fmt: skip
+    assert capsys.readouterr().out.rstrip().endswith("points")
