@@ -1,6 +1,6 @@
 # Seeded random numbers for the cores: xoshiro256** seeded by splitmix64.
 # The state is passed by pointer; nothing here reads a clock or a global.
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 
 cdef inline uint64_t rng_rotl(uint64_t x, int k) noexcept nogil:
@@ -33,3 +33,22 @@ cdef inline void rng_seed(uint64_t* s, uint64_t seed) noexcept nogil:
 cdef inline uint32_t rng_below(uint64_t* s, uint32_t n) noexcept nogil:
     """A number in [0, n), by multiply-shift (bias below 2**-32 for our n)."""
     return <uint32_t>(((rng_next(s) >> 32) * n) >> 32)
+
+
+cdef inline void rng_shuffle(uint8_t* a, int n, uint64_t* s) noexcept nogil:
+    """Fisher-Yates: every order of a[0..n) equally likely."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = rng_below(s, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+cdef inline void rng_reseed(uint64_t* dst, uint64_t* s) noexcept nogil:
+    """A fresh state for another stream, drawn from this one (never all zeros)."""
+    dst[0] = rng_next(s)
+    dst[1] = rng_next(s)
+    dst[2] = rng_next(s)
+    dst[3] = rng_next(s) | 1

@@ -3,7 +3,8 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
-from engine.rng cimport rng_below, rng_next, rng_seed
+from engine.deal cimport deal_again
+from engine.rng cimport rng_below, rng_next, rng_reseed, rng_seed, rng_shuffle
 
 #: A game still going after this many rounds is ended there (no sane play gets close).
 DEF MAX_ROUNDS = 200
@@ -25,16 +26,6 @@ cdef inline int all_players(const CTState* s) noexcept nogil:
 
 cdef inline bint ct_has(const CTState* s, int player, int kind) noexcept nogil:
     return (s.city_kinds[player] >> kind) & 1
-
-
-cdef void shuffle(uint8_t* a, int n, uint64_t* rng) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
 
 
 cdef void ct_hand_add(CTState* s, int player, int card, int known) noexcept nogil:
@@ -651,7 +642,7 @@ cdef void ct_init(CTState* s, int num_players, uint64_t seed, const CTRules* rul
         s.deck[i] = i
         s.loc[i] = LOC_DECK
     s.deck_n = NUM_DISTRICTS
-    shuffle(s.deck, NUM_DISTRICTS, s.rng)
+    rng_shuffle(s.deck, NUM_DISTRICTS, s.rng)
     for p in range(num_players):
         s.gold[p] = 2
         draw_to_hand(s, p, 4)
@@ -901,7 +892,7 @@ cdef void deal_into(CTState* s, int p, uint64_t* rng) noexcept nogil:
             if hidden[c] and char_sig(s, p, c) == sig:
                 chars[n_chars] = c
                 n_chars += 1
-        shuffle(chars, n_chars, rng)
+        rng_shuffle(chars, n_chars, rng)
         for k in range(n_slots):
             s.slot_char[slots[k]] = chars[k] if k < n_chars else NO_CHAR
     # Slots still to be drafted hand their characters back to the pool.
@@ -964,25 +955,14 @@ cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every district `player` does not know among the places it
     cannot see (counts and all it knows kept), deal the characters it cannot
     place again, and reseed the game's chance."""
-    cdef uint8_t slots[NUM_DISTRICTS]
-    cdef uint8_t cards[NUM_DISTRICTS]
+    cdef uint8_t hidden[NUM_DISTRICTS]
     cdef uint8_t perm[NUM_DISTRICTS]
-    cdef uint8_t old_loc[NUM_DISTRICTS]
-    cdef uint8_t old_known[NUM_DISTRICTS]
     cdef int n = 0, i, card, k
     for card in range(NUM_DISTRICTS):
-        perm[card] = card
-        old_loc[card] = s.loc[card]
-        old_known[card] = s.known[card]
         if hidden_from(s, card, player):
-            slots[n] = card
-            cards[n] = card
+            hidden[n] = card
             n += 1
-    shuffle(cards, n, rng)
-    for i in range(n):
-        perm[slots[i]] = cards[i]
-        s.loc[cards[i]] = old_loc[slots[i]]
-        s.known[cards[i]] = old_known[slots[i]]
+    deal_again(s.loc, s.known, hidden, n, perm, NUM_DISTRICTS, rng)
     for i in range(s.deck_n):
         s.deck[i] = perm[s.deck[i]]
     for i in range(s.drawn_n):
@@ -997,10 +977,7 @@ cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
     ct_deal_characters(s, player, rng)
     if s.phase == PH_REDRAW and s.cur != player:
         s.redraw_min = 0        # the cards put under so far are the Magician's secret
-    s.rng[0] = rng_next(rng)
-    s.rng[1] = rng_next(rng)
-    s.rng[2] = rng_next(rng)
-    s.rng[3] = rng_next(rng) | 1
+    rng_reseed(s.rng, rng)
 
 
 cdef int ct_check(const CTState* s) noexcept nogil:

@@ -4,7 +4,8 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
-from engine.rng cimport rng_below, rng_next, rng_seed
+from engine.deal cimport deal_again
+from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
 #: The owner index of the Regent's Cities, for the Python side.
 REGENT_OWNER = REGENT
@@ -155,16 +156,6 @@ cdef int market_take(RCState* s, int kind) noexcept nogil:
     return NO_CARD
 
 
-cdef void shuffle(uint8_t* a, int n, uint64_t* rng) noexcept nogil:
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-
-
 cdef void reshuffle(RCState* s) noexcept nogil:
     """The discard pile and the Reserve become a new pile; a new Reserve is dealt."""
     cdef int card, n = 0, i
@@ -176,7 +167,7 @@ cdef void reshuffle(RCState* s) noexcept nogil:
             s.known[card] = 0
     s.pile_n = n
     s.discard_n = 0
-    shuffle(s.pile, n, s.rng)
+    rng_shuffle(s.pile, n, s.rng)
     s.reserve_n = 0
     for i in range(RESERVE_SIZE):
         if s.pile_n == 0:
@@ -796,14 +787,14 @@ cdef void rc_init(RCState* s, int num_players, uint64_t seed, const RCRules* rul
         s.fb_sel[p] = NO_CARD
         s.con_last[p] = -1
         order[p] = p
-    shuffle(order, num_players, s.rng)
+    rng_shuffle(order, num_players, s.rng)
     for p in range(num_players):
         s.age_rank[order[p]] = p
     for card in range(NUM_CARDS):
         s.pile[card] = card
         s.loc[card] = LOC_PILE
     s.pile_n = NUM_CARDS
-    shuffle(s.pile, NUM_CARDS, s.rng)
+    rng_shuffle(s.pile, NUM_CARDS, s.rng)
     for i in range(RESERVE_SIZE):
         s.pile_n -= 1
         s.reserve[i] = s.pile[s.pile_n]
@@ -1301,26 +1292,16 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every card `player` does not know among the places it cannot
     see, keeping every count, every public card and all it knows; reseed the
     game's chance; redraw the secret choices it has not seen."""
-    cdef uint8_t slots[NUM_CARDS]
-    cdef uint8_t cards[NUM_CARDS]
+    cdef uint8_t hidden[NUM_CARDS]
     cdef uint8_t perm[NUM_CARDS]
-    cdef uint8_t old_loc[NUM_CARDS]
-    cdef uint8_t old_known[NUM_CARDS]
     cdef int n = 0, i, card, p, k
     for card in range(NUM_CARDS):
-        perm[card] = card
-        old_loc[card] = s.loc[card]
-        old_known[card] = s.known[card]
         if hidden_from(s, card, player):
-            slots[n] = card
-            cards[n] = card
+            hidden[n] = card
             n += 1
-    shuffle(cards, n, rng)
+    deal_again(s.loc, s.known, hidden, n, perm, NUM_CARDS, rng)
     for i in range(n):
-        perm[slots[i]] = cards[i]
-        s.loc[cards[i]] = old_loc[slots[i]]
-        s.known[cards[i]] = old_known[slots[i]]
-        s.sel_city[cards[i]] = -1
+        s.sel_city[hidden[i]] = -1
     for i in range(s.pile_n):
         s.pile[i] = perm[s.pile[i]]
     for i in range(s.reserve_n):
@@ -1339,10 +1320,7 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
             s.pass_sel[p][i] = perm[s.pass_sel[p][i]]
         if s.fb_sel[p] != NO_CARD:
             s.fb_sel[p] = perm[s.fb_sel[p]]
-    s.rng[0] = rng_next(rng)
-    s.rng[1] = rng_next(rng)
-    s.rng[2] = rng_next(rng)
-    s.rng[3] = rng_next(rng) | 1
+    rng_reseed(s.rng, rng)
     rc_reroll_secrets(s, player, rng)
 
 
