@@ -67,14 +67,23 @@ class RayBackend:
         started = not ray.is_initialized()
         if started:
             local = self.address is None
-            ray.init(
-                # "local": a new instance of our own, never a cluster someone else started here
-                address="local" if local else self.address,
-                num_cpus=(self.workers or os.cpu_count()) if local else None,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
+            # Ray waits a fixed 30 s for a new node's raylet; on a loaded machine a local
+            # instance can miss that, so it gets one more try (a cluster does not).
+            for attempt in range(2 if local else 1):
+                try:
+                    ray.init(
+                        # "local": a new instance of our own, never a cluster started by others
+                        address="local" if local else self.address,
+                        num_cpus=(self.workers or os.cpu_count()) if local else None,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                        configure_logging=False,
+                    )
+                    break
+                except Exception as err:  # Ray raises a bare Exception for this timeout
+                    ray.shutdown()
+                    if attempt == 1 or not local or "timed out during startup" not in str(err):
+                        raise
         task = ray.remote(num_cpus=1)(play)
         limit = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         queue = iter(jobs)
