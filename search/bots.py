@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 from typing import Protocol
 
 from engine.interface import State
-from search.ismcts import heuristic_action
+from search.ismcts import CancelToken, heuristic_action
 from search.search import ALGORITHMS, SearchConfig, search
 
 BOT_KINDS = ("random", "heuristic", "pimc", "so-ismcts", "mo-ismcts")
@@ -19,7 +19,10 @@ class Bot(Protocol):
 
     spec: str
 
-    def choose(self, state: State, seed: int) -> int: ...
+    def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
+        """A legal action; raising `cancel` from another thread makes a search
+        bot answer with its best move so far within milliseconds."""
+        ...
 
 
 class RandomBot:
@@ -27,7 +30,7 @@ class RandomBot:
 
     spec = "random"
 
-    def choose(self, state: State, seed: int) -> int:
+    def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
         return random.Random(seed).choice(state.legal_actions())
 
 
@@ -37,7 +40,7 @@ class HeuristicBot:
 
     spec = "heuristic"
 
-    def choose(self, state: State, seed: int) -> int:
+    def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
         world = state.resample(state.current_player, seed)
         return heuristic_action(world, seed)
 
@@ -49,8 +52,8 @@ class SearchBot:
         self.spec = spec
         self.config = config
 
-    def choose(self, state: State, seed: int) -> int:
-        return search(state, replace(self.config, seed=self.config.seed ^ seed)).action
+    def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
+        return search(state, replace(self.config, seed=self.config.seed ^ seed), cancel).action
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
