@@ -10,6 +10,7 @@ cpdef enum Mode:
 cdef enum:
     MAX_DEPTH = 1024
     MAX_WORLDS = 64
+    STOP_CHECK_EVERY = 256        # playout steps between two looks at the cancel flag and clock
 
 cdef struct Node:
     int32_t first_child
@@ -30,6 +31,7 @@ cdef struct SearchParams:
     double epsilon
     int worlds
     int64_t max_nodes
+    int64_t max_steps             # actions one iteration may simulate before it is scored as it stands
 
 cdef struct Worker:
     const GameApi* api
@@ -51,7 +53,10 @@ cdef struct Worker:
     uint32_t stamp
     int64_t iterations
     int64_t actions
+    int64_t capped                # iterations whose playout hit max_steps
     double elapsed
+    double deadline               # CLOCK_MONOTONIC time at which worker_run stops; 0: none
+    bint stopped                  # the last iteration was abandoned (cancel flag or deadline)
     bint out_of_memory
 
 cdef int worker_start(Worker* w) noexcept nogil

@@ -117,7 +117,10 @@ cdef int worker_start(Worker* w) noexcept nogil:
             w.api.resample(w.worlds + k * size, w.root_player, w.rng)
     w.iterations = 0
     w.actions = 0
+    w.capped = 0
     w.elapsed = 0.0
+    w.deadline = 0.0
+    w.stopped = False
     w.out_of_memory = False
     return 0
 
@@ -163,6 +166,32 @@ cdef double ucb(const Worker* w, int32_t c, int player) noexcept nogil:
     return n.reward[player] / n.visits + w.params.c * sqrt(log(<double>n.avail) / n.visits)
 
 
+cdef bint must_stop(const Worker* w) noexcept nogil:
+    """The cancel flag is raised or the slice's deadline has passed."""
+    return w.cancel[0] != 0 or (w.deadline > 0.0 and now() >= w.deadline)
+
+
+cdef void score_unfinished(const Worker* w, const void* d, double* r) noexcept nogil:
+    """The result of a playout stopped at max_steps, read from the position: the
+    players ahead on points share the win (solo: ahead of the Regent wins, level
+    is a tie)."""
+    cdef double margin[MAX_GAME_PLAYERS]
+    cdef double best = -1e300
+    cdef int p, leaders = 0
+    w.api.margins(d, margin)
+    if w.num_players == 1:
+        r[0] = 1.0 if margin[0] > 0 else (0.5 if margin[0] == 0 else 0.0)
+        return
+    for p in range(w.num_players):
+        if margin[p] > best:
+            best = margin[p]
+    for p in range(w.num_players):
+        if margin[p] == best:
+            leaders += 1
+    for p in range(w.num_players):
+        r[p] = 1.0 / leaders if margin[p] == best else 0.0
+
+
 cdef void iterate(Worker* w) noexcept nogil:
     cdef int16_t buf[MAX_GAME_ACTIONS]
     cdef int32_t cur[MAX_WORLDS]
@@ -173,7 +202,8 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
     cdef double best, value
     cdef bint active[MAX_WORLDS]
-    cdef bint expanded = False
+    cdef bint expanded = False, capped = False
+    cdef int64_t steps = 0
     cdef void* d = w.scratch
     cdef size_t size = w.api.state_size
     cdef const GameApi* api = w.api
@@ -251,12 +281,24 @@ cdef void iterate(Worker* w) noexcept nogil:
             depth += 1
         api.apply_action(d, a)
         w.actions += 1
+        steps += 1
 
     while not api.is_terminal(d):
+        if steps >= w.params.max_steps:
+            capped = True
+            break
+        if steps % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 and must_stop(w):
+            w.stopped = True
+            return
         api.apply_action(d, policy_action(w, d, buf))
         w.actions += 1
+        steps += 1
 
-    api.returns(d, r)
+    if capped:
+        w.capped += 1
+        score_unfinished(w, d, r)
+    else:
+        api.returns(d, r)
     cdef float win = <float>r[w.root_player]
     if w.params.margin_weight != 0.0:
         api.margins(d, margin)
@@ -277,18 +319,24 @@ cdef void iterate(Worker* w) noexcept nogil:
 
 cdef void worker_run(Worker* w, double seconds) noexcept nogil:
     """Iterate for up to `seconds` (0: no limit), until the iteration budget is
-    spent, or until the cancel flag is raised. Can be called again to go on."""
+    spent, or until the cancel flag is raised; a long playout looks at both every
+    STOP_CHECK_EVERY steps and is abandoned when either holds. Can be called again
+    to go on."""
     cdef double start = now()
     cdef int64_t limit = w.params.iterations
     cdef int64_t done = 0
+    w.deadline = start + seconds if seconds > 0.0 else 0.0
+    w.stopped = False
     while True:
         if limit > 0 and w.iterations >= limit:
             break
         if w.cancel[0]:
             break
-        if seconds > 0.0 and done % CLOCK_EVERY == 0 and now() - start >= seconds:
+        if seconds > 0.0 and done % CLOCK_EVERY == 0 and now() >= w.deadline:
             break
         iterate(w)
+        if w.stopped:
+            break
         w.iterations += 1
         done += 1
     w.elapsed += now() - start
@@ -350,6 +398,7 @@ cdef class _Job:
         self.w.params.epsilon = params["epsilon"]
         self.w.params.worlds = params["worlds"]
         self.w.params.max_nodes = params["max_nodes"]
+        self.w.params.max_steps = params["max_steps"]
         rng_seed(self.w.rng, seed)
         cdef int status
         with nogil:
@@ -484,6 +533,7 @@ cdef class SearchRun:
             "elapsed": self.elapsed,
             "principal_variation": first.principal_variation(self.params["pv_length"]),
             "nodes": sum((<_Job>job).w.n_nodes for job in self.jobs),
+            "capped": sum((<_Job>job).w.capped for job in self.jobs),
             "out_of_memory": any((<_Job>job).w.out_of_memory for job in self.jobs),
         }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from engine.interface import State
@@ -34,6 +35,11 @@ class SearchConfig:
     seed: int = 0
     pv_length: int = 12
 
+    #: Actions one iteration may simulate; a playout still running then is scored
+    #: from its position (the players ahead on points win). Random games of both
+    #: games end within 800 actions, so only a position that cannot end hits it.
+    max_steps: int = 10_000
+
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
             raise ValueError(
@@ -41,20 +47,49 @@ class SearchConfig:
             )
         if self.playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
-        if self.iterations < 0 or self.seconds < 0:
-            raise ValueError("budgets cannot be negative")
+        for name, low, high in _INT_RANGES:
+            _check_int(name, getattr(self, name), low, high)
+        for name, low, high, low_open in _FLOAT_RANGES:
+            _check_float(name, getattr(self, name), low, high, low_open)
         if self.iterations == 0 and self.seconds == 0:
             raise ValueError("set an iteration budget, a time budget, or both")
-        if not 1 <= self.threads <= 64:
-            raise ValueError("threads must be 1 to 64")
-        if not 1 <= self.worlds <= 64:
-            raise ValueError("worlds must be 1 to 64")
-        if not 0.0 <= self.epsilon <= 1.0:
-            raise ValueError("epsilon must be within [0, 1]")
-        if not 0.0 <= self.margin_weight <= 1.0:
-            raise ValueError("margin_weight must be within [0, 1]")
-        if self.c < 0 or self.margin_scale <= 0 or self.max_nodes < 1024:
-            raise ValueError("c >= 0, margin_scale > 0 and max_nodes >= 1024 are required")
+
+
+#: (option, lowest, highest) for the integer options; every bound fits the C core's types.
+_INT_RANGES = (
+    ("iterations", 0, 1 << 62),
+    ("threads", 1, 64),
+    ("worlds", 1, 64),
+    ("max_nodes", 1024, (1 << 31) - 1),
+    ("seed", -(1 << 63), (1 << 64) - 1),
+    ("pv_length", 0, 256),
+    ("max_steps", 1, 1_000_000),
+)
+#: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
+_FLOAT_RANGES = (
+    ("seconds", 0.0, 86_400.0, False),
+    ("c", 0.0, 100.0, False),
+    ("margin_weight", 0.0, 1.0, False),
+    ("margin_scale", 0.0, 1e6, True),
+    ("epsilon", 0.0, 1.0, False),
+)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be within [{low}, {high}], got {value}")
+
+
+def _check_float(name: str, value: object, low: float, high: float, low_open: bool) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value}")
+    if value > high or value < low or (low_open and value == low):
+        bracket = "(" if low_open else "["
+        raise ValueError(f"{name} must be within {bracket}{low:g}, {high:g}], got {value:g}")
 
 
 @dataclass(frozen=True)
@@ -82,6 +117,8 @@ class SearchResult:
     elapsed: float
     nodes: int
     finished: bool
+    #: Iterations whose playout reached `max_steps` and was scored from its position.
+    capped: int
     config: SearchConfig = field(repr=False)
 
 
@@ -105,6 +142,7 @@ class Search:
             "worlds": config.worlds,
             "max_nodes": config.max_nodes,
             "pv_length": config.pv_length,
+            "max_steps": config.max_steps,
         }
         self.config = config
         self._run = SearchRun(state, params, config.threads, config.seed, cancel)
@@ -151,6 +189,7 @@ class Search:
             elapsed=raw["elapsed"],
             nodes=raw["nodes"],
             finished=self._run.finished,
+            capped=raw["capped"],
             config=self.config,
         )
 
