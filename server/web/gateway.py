@@ -300,7 +300,11 @@ class Gateway:
         host, port = split_address(address)
         sock = socket.create_server((host, port))
         bound_host, bound_port = sock.getsockname()[:2]
-        self.access = guard.access(host, bound_host, bound_port, self.options)
+        try:
+            self.access = guard.access(host, bound_host, bound_port, self.options)
+        except ValueError:
+            sock.close()
+            raise
         # A grpc.aio channel belongs to the event loop it is made on: this one.
         self.channel = grpc.aio.insecure_channel(self.target)
         self.advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
