@@ -65,10 +65,11 @@ def test_web_refuses_a_bad_address() -> None:
 
 
 def test_serve_beyond_loopback_warns_and_prints_the_address_with_its_token() -> None:
-    served = Serve("--web-address", "0.0.0.0:0")
+    served = Serve("--web-address", "0.0.0.0:0", "--web-host", "table.lan")
     try:
         url = urlsplit(served.wait_for(r"hint page with its token: (http://\S+)").group(1))
         token = parse_qs(url.query)["token"][0]
+        assert url.hostname == "table.lan" and len(token) >= 32
         assert any("WARNING" in line and "beyond this machine" in line for line in served.log)
         local = f"http://127.0.0.1:{url.port}"
         assert http(local + "/api/games").status == 401
