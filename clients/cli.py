@@ -118,6 +118,40 @@ def seconds(text: str) -> float:
     return value
 
 
+def _web_access_options(parser: argparse.ArgumentParser) -> None:
+    """Who may use the hint page: `regent serve` and `regent web` take the same options."""
+    from server.web import guard
+
+    def web_host(text: str) -> str:
+        try:
+            return guard.host_name(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    def web_token(text: str) -> str:
+        try:
+            return guard.check_token(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parser.add_argument(
+        "--web-host",
+        action="append",
+        default=[],
+        type=web_host,
+        metavar="NAME",
+        help="one more host name or address the page may be opened with (repeatable); on "
+        "0.0.0.0 or :: this machine's name and addresses are accepted without it",
+    )
+    parser.add_argument(
+        "--web-token",
+        type=web_token,
+        metavar="TOKEN",
+        help="the page's access token (default: none on loopback; beyond it, a new one "
+        "each start, printed in the page's address)",
+    )
+
+
 def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     """`serve`, `hint`, `play` and `watch`: the gRPC service and its clients."""
     limits = ServerLimits()
@@ -182,6 +216,7 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         help=f"where the hint page listens (default: {WEB_ADDRESS})",
     )
     serve.add_argument("--no-web", action="store_true", help="do not serve the hint page")
+    _web_access_options(serve)
     serve.set_defaults(func=_serve)
 
     web = commands.add_parser("web", help="serve the hint page against a running service")
@@ -192,6 +227,7 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         metavar="HOST:PORT",
         help=f"where the hint page listens (default: {WEB_ADDRESS})",
     )
+    _web_access_options(web)
     web.set_defaults(func=_web)
 
     hint = commands.add_parser("hint", help="the recommended move of an observation (JSON)")

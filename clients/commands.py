@@ -31,7 +31,8 @@ from server.app import BackgroundServer
 from server.app import serve as run_server
 from server.convert import observation_from_proto, observer_of
 from server.limits import ServerLimits
-from server.web.gateway import serve_web
+from server.web.gateway import DEFAULT_OPTIONS, serve_web
+from server.web.guard import WebOptions
 
 _rc = royal_cities_pb2
 _FINISHED = matches_pb2.MATCH_STATUS_FINISHED
@@ -82,6 +83,7 @@ def serve(args: argparse.Namespace) -> int:
         max_threads=args.max_threads,
     )
     web_address = None if args.no_web else args.web_address
+    DEFAULT_OPTIONS.set(_web_options(args))  # server.app.serve makes the Gateway
     try:
         asyncio.run(run_server(args.address, limits, args.grace, web_address))
     except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
@@ -97,11 +99,16 @@ def web(args: argparse.Namespace) -> int:
     """Serve the hint page against the service at `--server` until SIGINT or SIGTERM."""
     logging.basicConfig(level="INFO", stream=sys.stderr, format="%(asctime)s %(message)s")
     try:
-        asyncio.run(serve_web(args.web_address, args.server))
+        asyncio.run(serve_web(args.web_address, args.server, _web_options(args)))
     except (OSError, ValueError) as err:
         print(f"regent web: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def _web_options(args: argparse.Namespace) -> WebOptions:
+    """The hint page's access options of `regent serve` and `regent web`."""
+    return WebOptions(token=args.web_token, hosts=tuple(args.web_host))
 
 
 @contextmanager

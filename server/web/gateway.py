@@ -7,6 +7,11 @@ report; a browser that stops reading (aborts the fetch) cancels the gRPC call, w
 search. Errors are `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with
 the HTTP status of the gRPC code: the fields of an INVALID_ARGUMENT come from its
 google.rpc.BadRequest, so the page can say what is wrong and where.
+
+Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
+Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
+`WebOptions.header_timeout` seconds from connecting (or from its last answer) to send a
+request's headers, and `body_timeout` to send its body.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import json
 import logging
 import signal
 import socket
+import sys
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +34,8 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
+from server.web import guard
+from server.web.guard import Access, Refused, WebOptions
 
 log = logging.getLogger("regent.web")
 
@@ -50,23 +59,33 @@ UNARY = {
 }
 #: How long a unary call may take (a Recommend's search included).
 CALL_TIMEOUT = 120.0
+#: The deepest nesting of arrays and objects a body may have: an observation needs about 8.
+MAX_DEPTH = 32
+#: The options of a Gateway made without any. `regent serve` sets them, because
+#: `server.app.serve` makes its Gateway itself.
+DEFAULT_OPTIONS: ContextVar[WebOptions | None] = ContextVar("web_options", default=None)
 
 
-class BadBody(Exception):
+class BadBody(Refused):
     """A request body that is no request message; `field` is its JSON path."""
 
     def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
+        fields = [{"field": field, "description": reason}]
+        super().__init__(400, "INVALID_ARGUMENT", f"{field}: {reason}", fields)
         self.field = field
         self.reason = reason
 
 
 def error_response(
-    status: int, code: str, message: str, fields: list[dict[str, str]] | None = None
+    status: int,
+    code: str,
+    message: str,
+    fields: list[dict[str, str]] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> web.Response:
     """The gateway's one error shape."""
     body = {"error": {"code": code, "message": message, "fields": fields or []}}
-    return web.json_response(body, status=status)
+    return web.json_response(body, status=status, headers=headers)
 
 
 def grpc_error(err: grpc.aio.AioRpcError, target: str) -> web.Response:
@@ -95,17 +114,46 @@ def _violations(err: grpc.aio.AioRpcError) -> list[dict[str, str]]:
     return []
 
 
-async def read_request(request: web.Request, message_type: type[Message]) -> Message:
-    """The body as a request message; BadBody names the first field that is wrong."""
+async def read_request(
+    request: web.Request, message_type: type[Message], timeout: float
+) -> Message:
+    """The body as a request message; BadBody names the first field that is wrong, Refused
+    says the body took longer than `timeout` seconds to arrive."""
     if not request.can_read_body:
         return message_type()
     try:
-        data = json.loads(await request.text())
+        async with asyncio.timeout(timeout):
+            body = await request.read()
+    except TimeoutError:
+        message = f"the body did not arrive within {timeout:g} s"
+        raise Refused(408, "REQUEST_TIMEOUT", message, headers={"Connection": "close"}) from None
+    too_deep = BadBody("body", f"nests arrays and objects deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(body.decode())
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise BadBody("body", f"is not JSON: {err}") from None
+    except RecursionError:
+        raise too_deep from None
     if not isinstance(data, dict):
         raise BadBody("body", "must be a JSON object")
+    if _deeper_than(data, MAX_DEPTH):
+        raise too_deep
     return parse(data, message_type)
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether `data` nests lists and dicts more than `limit` levels deep (no recursion)."""
+    level = [data]
+    for _ in range(limit):
+        level = [
+            child
+            for value in level
+            for child in (value.values() if isinstance(value, dict) else value)
+            if isinstance(child, (dict, list))
+        ]
+        if not level:
+            return False
+    return True
 
 
 def parse(data: dict[str, Any], message_type: type[Message]) -> Message:
@@ -173,17 +221,21 @@ def _as_json(message: Message) -> dict[str, Any]:
 
 
 class Gateway:
-    """The page and the API in front of one AdvisorService at `target` (host:port)."""
+    """The page and the API in front of one AdvisorService at `target` (host:port); without
+    `options`, those of DEFAULT_OPTIONS."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, options: WebOptions | None = None) -> None:
         self.target = target
+        self.options = options or DEFAULT_OPTIONS.get() or WebOptions()
         self.channel: grpc.aio.Channel | None = None
         self.advisor: advisor_pb2_grpc.AdvisorServiceStub | None = None
         self.runner: web.AppRunner | None = None
         self.address = ""
+        self.access: Access | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_json_errors])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_json_errors, self._guard])
+        app.on_response_prepare.append(guard.mark)
         app.router.add_get("/", _index)
         app.router.add_static("/static/", STATIC)
         for path, (message_type, method) in UNARY.items():
@@ -198,11 +250,9 @@ class Gateway:
         call = getattr(self.advisor, method)
 
         async def handle(request: web.Request) -> web.Response:
+            message = await read_request(request, message_type, self.options.body_timeout)
             try:
-                message = await read_request(request, message_type)
                 response = await call(message, timeout=CALL_TIMEOUT)
-            except BadBody as bad:
-                return _bad_body(bad)
             except grpc.aio.AioRpcError as err:
                 return grpc_error(err, self.target)
             return web.json_response(_as_json(response))
@@ -211,10 +261,7 @@ class Gateway:
 
     async def _analyze(self, request: web.Request) -> web.StreamResponse:
         """Analyze as JSON lines; the first report (or the error) decides the HTTP status."""
-        try:
-            message = await read_request(request, advisor_pb2.AnalyzeRequest)
-        except BadBody as bad:
-            return _bad_body(bad)
+        message = await read_request(request, advisor_pb2.AnalyzeRequest, self.options.body_timeout)
         call = self.advisor.Analyze(message, timeout=CALL_TIMEOUT)
         try:
             try:
@@ -237,19 +284,57 @@ class Gateway:
         finally:
             call.cancel()  # the browser went away, or the stream ended: either way, done
 
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        assert self.access is not None
+        refused = guard.refusal(request, self.access)
+        if refused is not None:
+            raise refused
+        return await handler(request)
+
     async def start(self, address: str) -> None:
-        """Serve on `address` (host:port; port 0 picks a free one): see `self.address`."""
+        """Serve on `address` (host:port; port 0 picks a free one): see `self.address`.
+        Beyond loopback, warns on stderr and prints the URL with the access token."""
         host, port = split_address(address)
         sock = socket.create_server((host, port))
+        bound_host, bound_port = sock.getsockname()[:2]
+        try:
+            self.access = guard.access(host, bound_host, bound_port, self.options)
+        except ValueError:
+            sock.close()
+            raise
         # A grpc.aio channel belongs to the event loop it is made on: this one.
         self.channel = grpc.aio.insecure_channel(self.target)
         self.advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
-        self.runner = web.AppRunner(self.app(), handler_cancellation=True, access_log=None)
+        # keepalive_timeout also bounds the wait for a request's headers (from the connection
+        # or the last answer); lingering_time 0 closes a connection whose body went unread.
+        self.runner = web.AppRunner(
+            self.app(),
+            handler_cancellation=True,
+            access_log=None,
+            keepalive_timeout=self.options.header_timeout,
+            lingering_time=0,
+        )
         await self.runner.setup()
         await web.SockSite(self.runner, sock).start()
-        bound_host, bound_port = sock.getsockname()[:2]
         self.address = f"{bound_host}:{bound_port}"
         log.info("hint page on http://%s/ (service %s)", self.address, self.target)
+        self._announce()
+
+    def _announce(self) -> None:
+        """Beyond loopback, a loud warning; with a token, the URL that carries it (once)."""
+        assert self.access is not None
+        if self.access.exposed:
+            print(
+                f"\n*** WARNING: the hint page listens on {self.address}, beyond this machine:"
+                "\n*** anyone on the network can reach it. Its API asks for the access token,"
+                "\n*** which only the address below carries: keep it to yourself.",
+                file=sys.stderr,
+            )
+        if self.access.token is not None:
+            print(f"hint page with its token: {self.access.url}", file=sys.stderr, flush=True)
 
     async def stop(self) -> None:
         if self.runner is not None:
@@ -274,15 +359,6 @@ def local_target(address: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _bad_body(bad: BadBody) -> web.Response:
-    return error_response(
-        400,
-        "INVALID_ARGUMENT",
-        f"{bad.field}: {bad.reason}",
-        [{"field": bad.field, "description": bad.reason}],
-    )
-
-
 async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html")
 
@@ -291,9 +367,14 @@ async def _index(request: web.Request) -> web.FileResponse:
 async def _json_errors(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
-    """Unknown API routes, wrong methods and oversized bodies answer in the error shape."""
+    """Refusals, unknown API routes, wrong methods, oversized bodies and any failure answer
+    in the error shape; a failure's details go to the log only."""
     try:
         return await handler(request)
+    except Refused as refused:
+        return error_response(
+            refused.status, refused.code, refused.message, refused.fields, refused.headers
+        )
     except web.HTTPException as err:
         if not request.path.startswith("/api/") or err.status < 400:
             raise
@@ -303,15 +384,22 @@ async def _json_errors(
             code.get(err.status, "HTTP_ERROR"),
             f"{request.method} {request.path}: {err.reason}",
         )
+    except ConnectionError:
+        raise  # the client went away: nobody to answer
+    except Exception:
+        log.exception("%s %s failed", request.method, request.path)
+        return error_response(
+            500, "INTERNAL", "the gateway failed on this request; its log says why"
+        )
 
 
-async def serve_web(address: str, target: str) -> None:
+async def serve_web(address: str, target: str, options: WebOptions | None = None) -> None:
     """`regent web`: the page against the service at `target`, until SIGINT or SIGTERM."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    gateway = Gateway(target)
+    gateway = Gateway(target, options)
     await gateway.start(address)
     await stopping.wait()
     await gateway.stop()

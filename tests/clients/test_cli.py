@@ -49,8 +49,8 @@ def regent(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Compl
 class Serve:
     """A `regent serve` process and the lines of its log, read as they come."""
 
-    def __init__(self) -> None:
-        command = ["serve", "--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0"]
+    def __init__(self, *extra: str) -> None:
+        command = ["serve", "--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0", *extra]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "clients.cli", *command],
             cwd=ROOT,

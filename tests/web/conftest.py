@@ -19,6 +19,7 @@ import pytest
 
 from server.limits import ServerLimits
 from server.web.gateway import Gateway
+from server.web.guard import WebOptions
 from tests.server.conftest import RunningServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -39,15 +40,23 @@ LIMITS = ServerLimits(max_searches=2, max_threads=1, max_iterations=200_000)
 
 
 class GatewayThread:
-    """A Gateway on its own event loop in a background thread, in front of `target`."""
+    """A Gateway on its own event loop in a background thread, in front of `target`;
+    `url` reaches it over loopback."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(
+        self, target: str, options: WebOptions | None = None, address: str = "127.0.0.1:0"
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.gateway = Gateway(target)
-        self._run(self.gateway.start("127.0.0.1:0"))
-        self.url = f"http://{self.gateway.address}"
+        self.gateway = self.make(target, options)
+        self._run(self.gateway.start(address))
+        self.port = int(self.gateway.address.rpartition(":")[2])
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def make(self, target: str, options: WebOptions | None) -> Gateway:
+        """The gateway to run (a test may run one with a route of its own)."""
+        return Gateway(target, options)
 
     def _run(self, coroutine: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
@@ -85,11 +94,20 @@ class Answer:
             self.json = None
 
 
-def http(url: str, body: Any = None, method: str | None = None, raw: bytes | None = None) -> Answer:
-    """One request with the standard library: a dict body goes as JSON, `raw` as it is."""
+def http(
+    url: str,
+    body: Any = None,
+    method: str | None = None,
+    raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> Answer:
+    """One request with the standard library: a dict body goes as JSON, `raw` as it is;
+    `headers` add to (or replace) the JSON Content-Type."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method)
     request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return Answer(response.status, response.headers, response.read())

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from server.web.guard import WebOptions
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import RunningServer
 from tests.web.conftest import GatewayThread
@@ -32,6 +33,12 @@ class Page:
         self.name = name
         self.errors: list[str] = []
         page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        """The page's CSP refuses inline scripts and styles: Chromium says so on the console."""
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def shot(self, step: str) -> None:
         self.page.screenshot(path=str(self.shots / f"{self.name}-{step}.png"), full_page=True)
@@ -170,6 +177,34 @@ def test_an_impossible_position_says_what_and_where(tab: Page) -> None:
     page.click('[data-zone-box="cities:1"] .placed[data-card="red-2"]')  # take it back
     page.wait_for_selector("#problem.hidden", state="attached")
     assert page.is_enabled("#hint")
+
+
+def test_the_access_token_from_the_address(browser, service: RunningServer, artifacts) -> None:
+    """A gateway that asks for a token: the page opened with the printed address moves the
+    token out of the address bar into the tab, and every call carries it, after a reload
+    too; a tab without it says to open the printed address."""
+    gateway = GatewayThread(service.address, WebOptions(token="browser-test-token"))
+    context = browser.new_context(viewport=VIEWPORTS["phone"], has_touch=True)
+    try:
+        tab = Page(context.new_page(), artifacts, "phone-token")
+        tab.page.goto(gateway.gateway.access.url)
+        tab.legal()  # the engine answered
+        assert tab.page.is_hidden("#problem"), tab.page.inner_text("#problem")
+        assert tab.page.url == gateway.url + "/", "the token left the address bar"
+        tab.page.reload()
+        tab.cities(1, {"red": ["red-5", "red-2"]})  # a call that the service must answer
+        tab.page.wait_for_selector("#problem:not(.hidden)")
+        assert "upwards" in tab.page.inner_text("#problem")
+        tab.shot("token-kept")
+        stranger = Page(context.new_page(), artifacts, "phone-no-token")
+        stranger.page.goto(gateway.url + "/")
+        stranger.page.wait_for_selector("#problem:not(.hidden)")
+        assert "access token" in stranger.page.inner_text("#problem")
+        stranger.shot("token-missing")
+        assert not tab.errors + stranger.errors
+    finally:
+        context.close()
+        gateway.stop()
 
 
 # -- Citadels -----------------------------------------------------------------------------

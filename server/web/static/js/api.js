@@ -1,5 +1,28 @@
 // The gateway's API: one function per route. Failures throw ApiError, which carries the
 // service's message and the fields it blamed.
+//
+// A gateway reachable from the network asks for its access token: regent prints the page's
+// address with ?token=...; the page moves it from the address bar into this tab's
+// sessionStorage (a reload keeps it, the browser's history does not) and sends it with every
+// call as an Authorization: Bearer header.
+
+const TOKEN = "regent.token";
+
+function keepToken() {
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get("token");
+  if (token === null) return;
+  sessionStorage.setItem(TOKEN, token);
+  url.searchParams.delete("token");
+  window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+}
+
+keepToken();
+
+function headers(extra = {}) {
+  const token = sessionStorage.getItem(TOKEN);
+  return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
+}
 
 export class ApiError extends Error {
   constructor(status, code, message, fields) {
@@ -27,7 +50,7 @@ async function post(path, body) {
   try {
     response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: headers({ "Content-Type": "application/json" }),
       body: JSON.stringify(body),
     });
   } catch (err) {
@@ -38,7 +61,7 @@ async function post(path, body) {
 }
 
 export async function listGames() {
-  const response = await fetch("/api/games");
+  const response = await fetch("/api/games", { headers: headers() });
   if (!response.ok) throw await failure(response);
   return response.json();
 }
@@ -55,7 +78,7 @@ export async function analyze(observation, budget, onReport, signal) {
   try {
     response = await fetch("/api/analyze", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: headers({ "Content-Type": "application/json" }),
       body: JSON.stringify({ observation, budget, interval_ms: 200 }),
       signal,
     });

@@ -196,7 +196,7 @@ function showAdvice(report, final) {
       { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text },
       el("span", {}, current.describeMove(m.move.text, position())),
       played,
-      el("span", { class: "bar", role: "img", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, el("span", { style: `width:${(100 * chance).toFixed(1)}%` })),
+      el("span", { class: "bar", role: "img", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, barFill(chance)),
       el("span", { class: "muted" }, `${(100 * chance).toFixed(0)}% win · ${Number(m.visits || 0).toLocaleString()} sims`),
     );
   });
@@ -205,6 +205,13 @@ function showAdvice(report, final) {
     el("h3", {}, "Alternatives (estimated win chance)"),
     el("ul", { class: "moves", id: "moves" }, ...rows),
   );
+}
+
+// A win-chance bar's fill, sized through the CSSOM: the page's CSP refuses style attributes.
+function barFill(chance) {
+  const fill = el("span");
+  fill.style.width = `${(100 * chance).toFixed(1)}%`;
+  return fill;
 }
 
 // -- "I played it" -----------------------------------------------------------------------
