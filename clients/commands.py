@@ -31,7 +31,7 @@ from server.app import BackgroundServer
 from server.app import serve as run_server
 from server.convert import observation_from_proto, observer_of
 from server.limits import ServerLimits
-from server.web.gateway import DEFAULT_OPTIONS, serve_web
+from server.web.gateway import serve_web
 from server.web.guard import WebOptions
 
 _rc = royal_cities_pb2
@@ -83,9 +83,8 @@ def serve(args: argparse.Namespace) -> int:
         max_threads=args.max_threads,
     )
     web_address = None if args.no_web else args.web_address
-    DEFAULT_OPTIONS.set(_web_options(args))  # server.app.serve makes the Gateway
     try:
-        asyncio.run(run_server(args.address, limits, args.grace, web_address))
+        asyncio.run(run_server(args.address, limits, args.grace, web_address, _web_options(args)))
     except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
         print(f"regent serve: {err}", file=sys.stderr)
         return 1

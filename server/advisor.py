@@ -93,6 +93,13 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             )
         except (ValueError, TypeError) as err:
             raise Rejected(invalid_argument("bot", str(err))) from None
+        if config is not None and config.max_nodes > self.limits.max_nodes:
+            raise Rejected(
+                resource_exhausted(
+                    "bot", f"max_nodes {config.max_nodes} exceeds the server's limit of "
+                    f"{self.limits.max_nodes}",
+                )
+            )  # fmt: skip
         if config is None:
             raise Rejected(
                 invalid_argument("bot", f"advice needs a search bot ({', '.join(BOT_KINDS[2:])})")
@@ -109,10 +116,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, rejected.status)
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
-        try:
-            result = await run_to_end(state, config)
-        finally:
-            await self.slots.release()
+        result = await run_to_end(state, config, self.slots)
         return advisor_pb2.RecommendResponse(report=report(result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
@@ -122,14 +126,13 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, rejected.status)
         if request.interval_ms < 0:
             await self._abort(context, invalid_argument("interval_ms", "cannot be negative"))
-        interval = (request.interval_ms or self.limits.default_interval_ms) / 1000
+        interval_ms = max(request.interval_ms or self.limits.default_interval_ms,
+                          self.limits.min_interval_ms)  # fmt: skip
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
-        try:
-            async for result, finished in run_in_slices(state, config, interval):
-                yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
-        finally:
-            await self.slots.release()
+        reports = run_in_slices(state, config, interval_ms / 1000, self.slots)
+        async for result, finished in reports:
+            yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
 
     async def LegalMoves(self, request, context):
         try:

@@ -4,6 +4,7 @@ one log line per call, graceful shutdown."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import threading
@@ -21,10 +22,16 @@ from server.advisor import Advisor
 from server.limits import ServerLimits
 from server.matches import Matches
 from server.searching import SearchSlots
-from server.status import invalid_argument
+from server.status import invalid_argument, unavailable
 from server.web.gateway import Gateway, local_target
+from server.web.guard import WebOptions
 
 log = logging.getLogger("regent.server")
+
+#: Requests larger than this are decoded on a worker thread, so that a big one
+#: never holds up the event loop (and every other call) while it is parsed.
+_DECODE_ON_LOOP_BYTES = 16 * 1024
+_HEALTH_PREFIX = f"/{health.SERVICE_NAME}/"
 
 SERVICES = (
     advisor_pb2.DESCRIPTOR.services_by_name["AdvisorService"].full_name,
@@ -33,17 +40,38 @@ SERVICES = (
 
 
 def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str:
-    if isinstance(error, asyncio.CancelledError):
-        return "CANCELLED"
+    """The status the call ended with, as the client sees it."""
     code = context.code()
     if code is not None and code != grpc.StatusCode.OK:
         return code.name
+    if isinstance(error, asyncio.CancelledError) or context.cancelled():
+        return "CANCELLED"
     return "UNKNOWN" if error is not None else "OK"
 
 
 class CallLog(grpc.aio.ServerInterceptor):
     """Logs `method status duration` once per call: no request or response
-    content, so never a card."""
+    content, so never a card. While the server drains it refuses new calls
+    (but health checks) with UNAVAILABLE, and it counts the calls in flight."""
+
+    def __init__(self) -> None:
+        self.draining = False
+        self.in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def idle(self) -> None:
+        """Wait until no call but health checks is running."""
+        await self._idle.wait()
+
+    def _enter(self) -> None:
+        self.in_flight += 1
+        self._idle.clear()
+
+    def _leave(self) -> None:
+        self.in_flight -= 1
+        if self.in_flight == 0:
+            self._idle.set()
 
     async def intercept_service(
         self,
@@ -60,12 +88,15 @@ class CallLog(grpc.aio.ServerInterceptor):
 
             async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
                 start, error = time.perf_counter(), None
+                self._enter()
                 try:
+                    await self._admit(method, context)
                     return await inner(await _decoded(decode, data, context), context)
                 except BaseException as err:
                     error = err
                     raise
                 finally:
+                    self._leave()
                     _log(method, _code(context, error), start)
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
@@ -76,7 +107,9 @@ class CallLog(grpc.aio.ServerInterceptor):
                 data: bytes, context: grpc.aio.ServicerContext
             ) -> AsyncIterator[Any]:
                 start, error = time.perf_counter(), None
+                self._enter()
                 try:
+                    await self._admit(method, context)
                     request = await _decoded(decode, data, context)
                     async for item in stream(request, context):
                         yield item
@@ -84,12 +117,18 @@ class CallLog(grpc.aio.ServerInterceptor):
                     error = err
                     raise
                 finally:
+                    self._leave()
                     _log(method, _code(context, error), start)
 
             return grpc.unary_stream_rpc_method_handler(
                 streaming, None, handler.response_serializer
             )
         return handler
+
+    async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
+        """UNAVAILABLE for a new call while the server drains (health checks still answer)."""
+        if self.draining and not method.startswith(_HEALTH_PREFIX):
+            await context.abort_with_status(unavailable("the server is shutting down; retry"))
 
 
 async def _decoded(
@@ -99,6 +138,8 @@ async def _decoded(
     if decode is None:
         return data
     try:
+        if len(data) > _DECODE_ON_LOOP_BYTES:
+            return await asyncio.to_thread(decode, data)
         return decode(data)
     except DecodeError:
         await context.abort_with_status(invalid_argument("request", "is not a valid message"))
@@ -108,14 +149,25 @@ def _log(method: str, code: str, start: float) -> None:
     log.info("%s %s %.1fms", method, code, (time.perf_counter() - start) * 1000)
 
 
+#: At the end of the grace period: how long searches cut short have to answer.
+_CUT_SHORT = 0.25
+
+
 class RegentServer:
     """A running server; `await start()`, then `await stop()` (graceful)."""
 
     def __init__(self, address: str = "127.0.0.1:50051", limits: ServerLimits | None = None):
         self.limits = limits or ServerLimits()
         self.slots = SearchSlots(self.limits.max_searches)
-        # No SO_REUSEPORT: a second server on a busy port must fail, not share it.
-        self.server = grpc.aio.server(interceptors=[CallLog()], options=[("grpc.so_reuseport", 0)])
+        self.calls = CallLog()
+        self.server = grpc.aio.server(
+            interceptors=[self.calls],
+            options=[
+                # No SO_REUSEPORT: a second server on a busy port must fail, not share it.
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_receive_message_length", self.limits.max_request_bytes),
+            ],
+        )
         self.advisor = Advisor(self.limits, self.slots)
         self.matches = Matches(self.limits, self.slots)
         advisor_pb2_grpc.add_AdvisorServiceServicer_to_server(self.advisor, self.server)
@@ -138,19 +190,31 @@ class RegentServer:
         log.info("regent serving on %s", self.address)
 
     async def stop(self, grace: float = 5.0) -> None:
-        """Stop taking calls, let running ones finish for `grace` seconds."""
+        """Drain, then stop. For up to `grace` seconds health answers NOT_SERVING, new
+        calls get UNAVAILABLE and running ones go on; then running searches answer
+        with their best so far, hosted bots stop, and what still runs is cancelled."""
+        self.calls.draining = True
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-        await self.server.stop(grace)
+        log.info("regent draining (%.1f s grace)", grace)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.calls.idle(), max(0.0, grace - _CUT_SHORT))
+        self.slots.stop_all()
         await self.matches.close()
+        await self.server.stop(_CUT_SHORT)
         log.info("regent stopped")
 
 
 async def serve(
-    address: str, limits: ServerLimits, grace: float = 5.0, web_address: str | None = None
+    address: str,
+    limits: ServerLimits,
+    grace: float = 5.0,
+    web_address: str | None = None,
+    web_options: WebOptions | None = None,
 ) -> None:
-    """Run until SIGINT or SIGTERM, then shut down gracefully; with `web_address`, the hint
-    page's gateway runs on the same event loop and talks to this server."""
+    """Run until SIGINT or SIGTERM, then shut down gracefully (a second signal stops
+    at once); with `web_address`, the hint page's gateway runs on the same event loop
+    and talks to this server."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -159,16 +223,25 @@ async def serve(
     await server.start()
     gateway = None
     if web_address is not None:
-        gateway = Gateway(local_target(server.address))
+        gateway = Gateway(local_target(server.address), web_options)
         try:
             await gateway.start(web_address)
         except OSError:
             await server.stop(0)
             raise
     await stopping.wait()
+    stopping.clear()
     if gateway is not None:
         await gateway.stop()
-    await server.stop(grace)
+    stop = asyncio.create_task(server.stop(grace))
+    again = asyncio.create_task(stopping.wait())
+    await asyncio.wait((stop, again), return_when=asyncio.FIRST_COMPLETED)
+    if not stop.done():
+        log.warning("regent: a second signal; stopping now")
+        server.slots.stop_all()
+        await server.server.stop(0)
+        stop.cancel()
+    again.cancel()
 
 
 class BackgroundServer:

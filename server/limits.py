@@ -19,6 +19,12 @@ class ServerLimits:
     default_iterations: int = 5000
     #: Analyze reports every this many milliseconds unless asked otherwise.
     default_interval_ms: int = 250
+    #: Analyze never reports more often than this, whatever is asked.
+    min_interval_ms: int = 20
+    #: The most tree nodes one search may keep (about 60 bytes each).
+    max_nodes: int = 4_000_000
+    #: The largest request the service reads; an observation is a few kilobytes.
+    max_request_bytes: int = 1 << 20
     #: Time kept back from a call's deadline to send the answer.
     deadline_margin: float = 0.03
     default_bot: str = "mo-ismcts"

@@ -1,10 +1,12 @@
 """Searches for the service: at most `max_searches` at once, each off the event
-loop on threads that release the GIL, stopped when their call is cancelled."""
+loop on threads that release the GIL. A search holds its slot until its thread
+ends: at its budget, or within milliseconds of its call being cancelled, whether
+or not anybody reads what it reports."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 
 from engine.interface import State
 from search.search import Search, SearchConfig, SearchResult
@@ -12,12 +14,13 @@ from search.search import Search, SearchConfig, SearchResult
 
 class SearchSlots:
     """A count of running searches: `try_acquire` never waits (calls beyond the
-    limit are refused), `acquire` waits (for the hosted bots)."""
+    limit are refused), `acquire` waits its turn (first come, first served)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.running = 0
         self._free = asyncio.Condition()
+        self._searches: set[Search] = set()
 
     def try_acquire(self) -> bool:
         if self.running >= self.limit:
@@ -35,29 +38,93 @@ class SearchSlots:
             self.running -= 1
             self._free.notify_all()
 
+    def stop_all(self) -> None:
+        """Cut every running search short: each answers with its best so far (at shutdown)."""
+        for search in self._searches:
+            search.cancel()
 
-async def run_to_end(state: State, config: SearchConfig) -> SearchResult:
-    """Run a whole search in a worker thread; a cancelled caller cancels it."""
-    search = Search(state, config)
+    def track(self, search: Search) -> None:
+        """A search now running in a slot taken for it."""
+        self._searches.add(search)
+
+    async def ended(self, search: Search) -> None:
+        """The search's thread has ended: its slot is free."""
+        self._searches.discard(search)
+        await self.release()
+
+
+async def _start(state: State, config: SearchConfig, slots: SearchSlots) -> Search:
+    """A search set up in the slot the caller has taken (given back if it cannot start)."""
     try:
-        await asyncio.to_thread(search.advance)
-    except asyncio.CancelledError:
-        search.cancel()
+        search = Search(state, config)
+    except BaseException:
+        await slots.release()
         raise
+    slots.track(search)
+    return search
+
+
+async def _finish(search: Search, worker: Awaitable[object]) -> None:
+    """Stop a search and wait for its thread to end (milliseconds: the core looks
+    at the cancel flag every few hundred simulated actions)."""
+    search.cancel()
+    await asyncio.shield(worker)
+
+
+async def run_to_end(state: State, config: SearchConfig, slots: SearchSlots) -> SearchResult:
+    """Run a whole search in a worker thread, in a slot the caller has taken; a
+    cancelled caller cancels it. The slot is given back once the thread has ended."""
+    search = await _start(state, config, slots)
+    worker = asyncio.ensure_future(asyncio.to_thread(search.advance))
+    try:
+        await asyncio.shield(worker)
+    except asyncio.CancelledError:
+        await _finish(search, worker)
+        raise
+    finally:
+        await slots.ended(search)
     return search.result()
 
 
 async def run_in_slices(
-    state: State, config: SearchConfig, interval: float
+    state: State,
+    config: SearchConfig,
+    interval: float,
+    slots: SearchSlots,
 ) -> AsyncIterator[tuple[SearchResult, bool]]:
-    """Yield (result so far, finished) every `interval` seconds until the budget
-    is spent; closing or cancelling the iterator stops the search."""
-    search = Search(state, config)
+    """Yield (result so far, finished) about every `interval` seconds until the
+    budget is spent. The search runs on by itself: a reader that falls behind
+    gets the newest report only (the ones it missed are dropped), and one that
+    never reads holds nothing past the budget. The slot the caller has taken is
+    given back when the search ends; closing or cancelling the iterator stops it."""
+    search = await _start(state, config, slots)
+    newest: list[tuple[SearchResult, bool]] = []
+    news = asyncio.Event()
+
+    async def drive() -> None:
+        try:
+            while True:
+                finished = await asyncio.to_thread(search.advance, interval)
+                newest[:] = [(search.result(), finished)]
+                news.set()
+                if finished:
+                    return
+        except asyncio.CancelledError:
+            search.cancel()
+            raise
+        finally:
+            await slots.ended(search)
+
+    driver = asyncio.create_task(drive())
     try:
         while True:
-            finished = await asyncio.to_thread(search.advance, interval)
-            yield search.result(), finished
-            if finished:
+            await news.wait()
+            news.clear()
+            item = newest.pop()
+            yield item
+            if item[1]:
                 return
     finally:
-        search.cancel()
+        if not driver.done():
+            search.cancel()
+            await asyncio.shield(driver)

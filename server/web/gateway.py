@@ -23,7 +23,6 @@ import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +60,6 @@ UNARY = {
 CALL_TIMEOUT = 120.0
 #: The deepest nesting of arrays and objects a body may have: an observation needs about 8.
 MAX_DEPTH = 32
-#: The options of a Gateway made without any. `regent serve` sets them, because
-#: `server.app.serve` makes its Gateway itself.
-DEFAULT_OPTIONS: ContextVar[WebOptions | None] = ContextVar("web_options", default=None)
 
 
 class BadBody(Refused):
@@ -222,11 +218,11 @@ def _as_json(message: Message) -> dict[str, Any]:
 
 class Gateway:
     """The page and the API in front of one AdvisorService at `target` (host:port); without
-    `options`, those of DEFAULT_OPTIONS."""
+    `options`, loopback only and no token (see WebOptions)."""
 
     def __init__(self, target: str, options: WebOptions | None = None) -> None:
         self.target = target
-        self.options = options or DEFAULT_OPTIONS.get() or WebOptions()
+        self.options = options or WebOptions()
         self.channel: grpc.aio.Channel | None = None
         self.advisor: advisor_pb2_grpc.AdvisorServiceStub | None = None
         self.runner: web.AppRunner | None = None
