@@ -45,7 +45,8 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
     if code is not None and code != grpc.StatusCode.OK:
         return code.name
     if isinstance(error, asyncio.CancelledError) or context.cancelled():
-        return "CANCELLED"
+        remaining = context.time_remaining()
+        return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
     return "UNKNOWN" if error is not None else "OK"
 
 

@@ -184,3 +184,52 @@ def test_bad_configurations_are_refused() -> None:
         SearchConfig(iterations=0, seconds=0)
     with pytest.raises(ValueError):
         SearchConfig(iterations=-1)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("c", float("nan")),
+        ("c", float("inf")),
+        ("margin_scale", float("nan")),
+        ("margin_scale", 0.0),
+        ("epsilon", float("nan")),
+        ("pv_length", 10**12),
+        ("max_nodes", 10**20),
+        ("iterations", 10**20),
+        ("seconds", float("inf")),
+        ("max_steps", 0),
+        ("threads", 1.5),
+    ],
+)
+def test_out_of_range_options_name_themselves(option: str, value: object) -> None:
+    with pytest.raises(ValueError) as info:
+        SearchConfig(**{option: value})
+    assert str(info.value).startswith(option)
+
+
+@pytest.mark.parametrize("game", ["royal_cities", "citadels"])
+def test_a_playout_past_the_step_cap_is_scored_from_its_position(game: str) -> None:
+    """With a cap of 3 actions no playout from the opening reaches the end: every iteration
+    is counted as capped, and the statistics stay whole (a reward per visit within [0, 1])."""
+    state = engine.new_game(game, 3, seed=5)
+    result = search(state, SearchConfig(iterations=300, max_steps=3, seed=1))
+    assert result.capped == result.iterations == 300
+    assert sum(m.visits for m in result.moves) == 300
+    assert all(0.0 <= m.mean_reward <= 1.0 for m in result.moves)
+    assert search(state, SearchConfig(iterations=300, seed=1)).capped == 0
+
+
+def test_a_long_playout_sees_the_cancel_flag() -> None:
+    """Uniformly random playouts of 7-player Citadels (hundreds of actions each) under a cap
+    of a million: a cancel stops the search within 20 ms."""
+    state = engine.new_game("citadels", 7, seed=2)
+    token = CancelToken()
+    config = SearchConfig(iterations=0, seconds=60, max_steps=1_000_000, epsilon=1.0)
+    worker = threading.Thread(target=search, args=(state, config, token))
+    worker.start()
+    time.sleep(0.2)
+    cancelled = time.perf_counter()
+    token.cancel()
+    worker.join(5)
+    assert time.perf_counter() - cancelled < 0.02

@@ -1,0 +1,94 @@
+"""Shutdown and logs, over a real socket: during the drain health says NOT_SERVING, new calls
+get UNAVAILABLE and running ones end cleanly; a call the client cancels is logged as
+CANCELLED, without a traceback."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
+from server.limits import ServerLimits
+from tests.server.conftest import RunningServer, position
+
+Code = grpc.StatusCode
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def test_the_drain(server_log: list[logging.LogRecord]) -> None:
+    """A 20 s Recommend runs when the server is told to stop with a 1.5 s grace: for the
+    grace health answers NOT_SERVING and a new Recommend gets UNAVAILABLE; at its end the
+    running search answers OK with its best move so far, and the server is gone."""
+    _, observation = position(3, seed=21)
+    running = RunningServer(limits=ServerLimits(max_searches=2, max_threads=1))
+    long = advisor_pb2.RecommendRequest(
+        observation=observation, budget=common_pb2.SearchBudget(seconds=20)
+    )
+    with running.channel() as channel:
+        advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        answer = advisor.Recommend.future(long, timeout=30)
+        while running.server.slots.running == 0:
+            time.sleep(0.005)
+        asked = time.monotonic()
+        stopper = threading.Thread(target=running.stop, args=(1.5,))
+        stopper.start()
+        while not running.server.calls.draining:
+            time.sleep(0.005)
+        statuses = set()
+        refused = None
+        while time.monotonic() - asked < 1.0:
+            statuses.add(health.Check(health_pb2.HealthCheckRequest(), timeout=2).status)
+            if refused is None:
+                try:
+                    advisor.Recommend(long, timeout=2)
+                except grpc.RpcError as err:
+                    refused = err
+            time.sleep(0.05)
+        assert statuses == {NOT_SERVING}
+        assert refused is not None and refused.code() == Code.UNAVAILABLE
+        report = answer.result(timeout=5).report
+        answered = time.monotonic() - asked
+        assert 1.1 < answered < 2.5, answered
+        assert report.iterations > 0 and report.move.text
+        stopper.join(5)
+        assert not stopper.is_alive()
+    lines = [r.getMessage() for r in server_log]
+    assert any(line.startswith("/regent.v1.AdvisorService/Recommend UNAVAILABLE") for line in lines)
+
+
+def test_a_cancelled_call_is_logged_as_cancelled(
+    regent_server: RunningServer,
+    advisor: advisor_pb2_grpc.AdvisorServiceStub,
+    server_log: list[logging.LogRecord],
+) -> None:
+    _, observation = position(3, seed=22)
+    before = len(server_log)
+    future = advisor.Recommend.future(
+        advisor_pb2.RecommendRequest(
+            observation=observation, budget=common_pb2.SearchBudget(seconds=10)
+        ),
+        timeout=30,
+    )
+    time.sleep(0.3)
+    future.cancel()
+    stream = advisor.Analyze(
+        advisor_pb2.AnalyzeRequest(
+            observation=observation, budget=common_pb2.SearchBudget(seconds=10), interval_ms=50
+        ),
+        timeout=30,
+    )
+    next(stream)
+    stream.cancel()
+    regent_server.wait_idle(2.0)
+    time.sleep(0.1)
+    records = server_log[before:]
+    lines = [r.getMessage() for r in records]
+    assert any(line.startswith("/regent.v1.AdvisorService/Recommend CANCELLED") for line in lines)
+    assert any(line.startswith("/regent.v1.AdvisorService/Analyze CANCELLED") for line in lines)
+    assert not any(r.exc_info for r in records), [r.getMessage() for r in records if r.exc_info]
+    assert not any("UNKNOWN" in line for line in lines), lines
