@@ -22,6 +22,7 @@ from server.limits import ServerLimits
 from server.matches import Matches
 from server.searching import SearchSlots
 from server.status import invalid_argument
+from server.store import MEMORY
 from server.web.gateway import Gateway, local_target
 
 log = logging.getLogger("regent.server")
@@ -109,15 +110,21 @@ def _log(method: str, code: str, start: float) -> None:
 
 
 class RegentServer:
-    """A running server; `await start()`, then `await stop()` (graceful)."""
+    """A running server; `await start()`, then `await stop()` (graceful). Hosted matches
+    are kept in the database `db` (see server/store.py; by default in memory)."""
 
-    def __init__(self, address: str = "127.0.0.1:50051", limits: ServerLimits | None = None):
+    def __init__(
+        self,
+        address: str = "127.0.0.1:50051",
+        limits: ServerLimits | None = None,
+        db: str = MEMORY,
+    ):
         self.limits = limits or ServerLimits()
         self.slots = SearchSlots(self.limits.max_searches)
         # No SO_REUSEPORT: a second server on a busy port must fail, not share it.
         self.server = grpc.aio.server(interceptors=[CallLog()], options=[("grpc.so_reuseport", 0)])
         self.advisor = Advisor(self.limits, self.slots)
-        self.matches = Matches(self.limits, self.slots)
+        self.matches = Matches(self.limits, db)
         advisor_pb2_grpc.add_AdvisorServiceServicer_to_server(self.advisor, self.server)
         matches_pb2_grpc.add_MatchServiceServicer_to_server(self.matches, self.server)
         self.health = health.aio.HealthServicer()
@@ -132,6 +139,7 @@ class RegentServer:
         self.address = f"{host}:{self.port}"
 
     async def start(self) -> None:
+        await self.matches.start()
         await self.server.start()
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -147,7 +155,11 @@ class RegentServer:
 
 
 async def serve(
-    address: str, limits: ServerLimits, grace: float = 5.0, web_address: str | None = None
+    address: str,
+    limits: ServerLimits,
+    grace: float = 5.0,
+    web_address: str | None = None,
+    db: str = MEMORY,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully; with `web_address`, the hint
     page's gateway runs on the same event loop and talks to this server."""
@@ -155,7 +167,7 @@ async def serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    server = RegentServer(address, limits)
+    server = RegentServer(address, limits, db)
     await server.start()
     gateway = None
     if web_address is not None:
@@ -175,7 +187,9 @@ class BackgroundServer:
     """A RegentServer on its own event loop in a background thread, for
     synchronous callers (benchmarks, tests, `regent play`). A context manager."""
 
-    def __init__(self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None):
+    def __init__(
+        self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None, db: str = MEMORY
+    ):
         self._loop = asyncio.new_event_loop()
         #: What the event loop caught that nobody handled (a crashed bot task, say).
         self.loop_errors: list[dict[str, Any]] = []
@@ -184,11 +198,11 @@ class BackgroundServer:
             target=self._loop.run_forever, name="regent-server", daemon=True
         )
         self._thread.start()
-        self.server: RegentServer = self._call(self._make(address, limits))
+        self.server: RegentServer = self._call(self._make(address, limits, db))
         self.address = self.server.address
 
-    async def _make(self, address: str, limits: ServerLimits | None) -> RegentServer:
-        server = RegentServer(address, limits)
+    async def _make(self, address: str, limits: ServerLimits | None, db: str) -> RegentServer:
+        server = RegentServer(address, limits, db)
         await server.start()
         return server
 

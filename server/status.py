@@ -43,6 +43,10 @@ def permission_denied(message: str) -> grpc.Status:
     return _plain(code_pb2.PERMISSION_DENIED, message)
 
 
+def unavailable(message: str) -> grpc.Status:
+    return _plain(code_pb2.UNAVAILABLE, message)
+
+
 #: The longest message or detail a status carries: what a client sent is quoted
 #: in reasons, and status metadata must stay well within gRPC's header limits.
 MAX_TEXT = 400

@@ -2,8 +2,9 @@
 
 Each server runs in a background thread with its own asyncio event loop and listens on an
 ephemeral port of 127.0.0.1, so that the tests talk to it over a real socket with the
-synchronous `grpc` API. The server object lives in the same process: tests may read its true
-game states (`server.matches.matches[match_id].state`) and its running search count
+synchronous `grpc` API; its matches are kept in an in-memory SQLite database. The server
+object lives in the same process: tests may load a match's true game (`true_match`, as the
+server rebuilds it from its database) and read its running search count
 (`server.slots.running`) to check what it sends.
 
 Shared helpers (positions to ask about, reading BadRequest details) are plain functions here;
@@ -30,6 +31,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
 from server.app import BackgroundServer
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
+from server.matches import Match
 
 T = TypeVar("T")
 
@@ -57,6 +59,12 @@ class RunningServer(BackgroundServer):
 
     def channel(self) -> grpc.Channel:
         return grpc.insecure_channel(self.address)
+
+    def true_match(self, match_id: str) -> Match:
+        """The match with its true states, up to date with the server's database."""
+        match = self._call(self.server.matches.load(match_id))
+        assert match is not None, f"no match {match_id}"
+        return match
 
     def wait_idle(self, timeout: float = 5.0) -> float:
         """Wait until no search runs; the seconds it took (AssertionError past `timeout`)."""

@@ -24,7 +24,8 @@ def test_serve_serves_the_page_too() -> None:
 
 def test_serve_without_the_page() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0", "--no-web"],
+        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0", "--no-web",
+         "--db", ":memory:"],
         cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
