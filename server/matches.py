@@ -225,6 +225,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.db)
+        log.info("hosted matches kept in %s (replica %s)", self.store.url, self.owner)
         self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
 
     async def close(self) -> None:
