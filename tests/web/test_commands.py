@@ -30,7 +30,8 @@ def test_serve_without_the_page() -> None:
     )  # fmt: skip
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
+        # The first lines: where hosted matches are kept, then the address.
+        line = process.stderr.readline() + process.stderr.readline()
         assert "serving on" in line
     finally:
         process.terminate()
