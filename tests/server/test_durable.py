@@ -6,6 +6,7 @@ and never both drive one match's bots. Real servers, real processes, real databa
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import signal
@@ -22,6 +23,8 @@ import sqlalchemy as sa
 
 import engine
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
+from search.bots import RandomBot
+from server.botpool import BotPool
 from server.convert import observation_from_proto, observation_to_proto
 from server.limits import ServerLimits
 from server.matches import rebuild
@@ -303,6 +306,25 @@ def test_human_names_are_at_most_64_characters(regent_server: RunningServer) -> 
 
 
 # -- hosted bots share the machine -----------------------------------------------------------
+
+
+def test_the_bots_pool_serves_moves_in_turn() -> None:
+    """With one slot, bot moves are searched in the order they asked, never two at once."""
+
+    async def run() -> list[int]:
+        pool, done = BotPool(1), []
+        state = engine.new_game("royal_cities", 3, 1)
+
+        async def move(i: int) -> None:
+            assert pool.running <= 1
+            await pool.choose(RandomBot(), state.clone(), i)
+            done.append(i)
+
+        await asyncio.gather(*(move(i) for i in range(8)))
+        assert pool.running == 0
+        return done
+
+    assert asyncio.run(run()) == list(range(8))
 
 
 def test_the_advisor_answers_while_four_bot_matches_search() -> None:
