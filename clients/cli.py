@@ -203,6 +203,29 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         default=5.0,
         help="seconds running calls get to finish at shutdown (default: 5)",
     )
+    # Hosted matches: where they are kept, how long an idle one lasts, their bots' share.
+    serve.add_argument(
+        "--db",
+        metavar="PATH|URL",
+        help="the matches' database: a SQLite file, sqlite:///PATH, :memory:, or "
+        "postgresql://USER:PASSWORD@HOST/DB (default: matches.sqlite3 in the user's data "
+        "directory)",
+    )
+    serve.add_argument(
+        "--match-ttl",
+        metavar="S",
+        type=seconds,
+        default=limits.match_ttl,
+        help=f"an unfinished match idle this many seconds expires (default: {limits.match_ttl:g})",
+    )
+    serve.add_argument(
+        "--max-bot-searches",
+        metavar="N",
+        type=positive,
+        default=limits.max_bot_searches,
+        help=f"hosted bots' searches at once, apart from --max-searches "
+        f"(default: {limits.max_bot_searches})",
+    )
     serve.add_argument(
         "--log-level",
         default="info",

@@ -8,6 +8,7 @@ and out, and a `RegentError` (code, message, blamed fields) instead of a raw `gr
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -258,15 +259,16 @@ class RegentClient:
         | royal_cities_pb2.RoyalCitiesRules
         | citadels_pb2.CitadelsRules
         | None = None,
+        public: bool = False,
         timeout: float | None = None,
     ) -> matches_pb2.CreateMatchResponse:
         """A new match hosted by the server: `game` as `royal_cities` or `citadels`, `seats`
         as `human:NAME` or a bot spec (see `seat_spec`), `rules` as the game's rules message
-        or option names -> values. The response holds the match id and each human seat's
-        secret token."""
+        or option names -> values; a `public` match is listed to anyone. The response holds
+        the match id and each human seat's secret token."""
         number = _game(game)
         request = matches_pb2.CreateMatchRequest(
-            game=number, seats=[seat_spec(s) for s in seats], seed=seed
+            game=number, seats=[seat_spec(s) for s in seats], seed=seed, public=public
         )
         if rules is not None and number in _RULES:
             field, message = _RULES[number]
@@ -282,12 +284,32 @@ class RegentClient:
         return self._call(self._matches.GetView, request, timeout)
 
     def play(
-        self, match_id: str, token: str, move: str | int, timeout: float | None = None
+        self,
+        match_id: str,
+        token: str,
+        move: str | int,
+        expected_move: int | None = None,
+        timeout: float | None = None,
+        retries: int = 2,
     ) -> matches_pb2.GetViewResponse:
-        """Play a move, named by its text (`play hand red-3`) or its id; the seat's new view."""
+        """Play a move, named by its text (`play hand red-3`) or its id; the seat's new view.
+        With `expected_move` (the view's `moves_played`) the call is safe to repeat: it is
+        retried on UNAVAILABLE up to `retries` times, and a move the server already applied
+        is not applied again."""
         chosen = common_pb2.Move(id=move) if isinstance(move, int) else common_pb2.Move(text=move)
-        request = matches_pb2.PlayRequest(match_id=match_id, token=token, move=chosen)
-        return self._call(self._matches.Play, request, timeout).view
+        request = matches_pb2.PlayRequest(
+            match_id=match_id, token=token, move=chosen, expected_move=expected_move
+        )
+        attempt = 0
+        while True:
+            try:
+                return self._call(self._matches.Play, request, timeout).view
+            except RegentError as err:
+                retry = expected_move is not None and err.code == grpc.StatusCode.UNAVAILABLE
+                if not retry or attempt >= retries:
+                    raise
+            time.sleep(0.2 * 2**attempt)
+            attempt += 1
 
     def watch(
         self, match_id: str, token: str, timeout: float | None = None
@@ -296,10 +318,18 @@ class RegentClient:
         request = matches_pb2.WatchRequest(match_id=match_id, token=token)
         return Stream(self._matches.Watch(request, timeout=timeout), lambda r: r.event)
 
-    def list_matches(self, timeout: float | None = None) -> list[matches_pb2.MatchSummary]:
-        """Every match the server hosts."""
-        request = matches_pb2.ListMatchesRequest()
-        return list(self._call(self._matches.ListMatches, request, timeout).matches)
+    def list_matches(
+        self, tokens: Sequence[str] = (), timeout: float | None = None
+    ) -> list[matches_pb2.MatchSummary]:
+        """The matches of these seat tokens and the public ones, oldest first (every page)."""
+        request = matches_pb2.ListMatchesRequest(tokens=tokens)
+        found: list[matches_pb2.MatchSummary] = []
+        while True:
+            page = self._call(self._matches.ListMatches, request, timeout)
+            found.extend(page.matches)
+            if not page.next_page_token:
+                return found
+            request.page_token = page.next_page_token
 
     def resign(
         self, match_id: str, token: str, timeout: float | None = None

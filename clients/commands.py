@@ -31,6 +31,7 @@ from server.app import BackgroundServer
 from server.app import serve as run_server
 from server.convert import observation_from_proto, observer_of
 from server.limits import ServerLimits
+from server.store import default_db
 from server.web.gateway import serve_web
 from server.web.guard import WebOptions
 
@@ -81,10 +82,15 @@ def serve(args: argparse.Namespace) -> int:
         max_searches=args.max_searches,
         default_threads=args.threads,
         max_threads=args.max_threads,
+        match_ttl=args.match_ttl,
+        max_bot_searches=args.max_bot_searches,
     )
     web_address = None if args.no_web else args.web_address
+    db = args.db or default_db()
     try:
-        asyncio.run(run_server(args.address, limits, args.grace, web_address, _web_options(args)))
+        asyncio.run(
+            run_server(args.address, limits, args.grace, web_address, _web_options(args), db)
+        )
     except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
         print(f"regent serve: {err}", file=sys.stderr)
         return 1
@@ -506,7 +512,9 @@ class _Game:
                     continue
                 answer = moves[int(answer) - 1].text
             try:
-                return self.client.play(self.match_id, self.token, answer)
+                return self.client.play(
+                    self.match_id, self.token, answer, expected_move=view.moves_played
+                )
             except RegentError as err:
                 if err.code != grpc.StatusCode.INVALID_ARGUMENT:
                     raise

@@ -9,6 +9,7 @@ import logging
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from server.limits import ServerLimits
 from server.matches import Matches
 from server.searching import SearchSlots
 from server.status import invalid_argument, unavailable
+from server.store import MEMORY
 from server.web.gateway import Gateway, local_target
 from server.web.guard import WebOptions
 
@@ -58,6 +60,8 @@ class CallLog(grpc.aio.ServerInterceptor):
     def __init__(self) -> None:
         self.draining = False
         self.in_flight = 0
+        #: Calls received, by method (health checks included).
+        self.received: Counter[str] = Counter()
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -83,6 +87,7 @@ class CallLog(grpc.aio.ServerInterceptor):
         if handler is None:
             return handler
         method = details.method
+        self.received[method] += 1
         decode = handler.request_deserializer
         if handler.unary_unary is not None:
             inner = handler.unary_unary
@@ -155,9 +160,15 @@ _CUT_SHORT = 0.25
 
 
 class RegentServer:
-    """A running server; `await start()`, then `await stop()` (graceful)."""
+    """A running server; `await start()`, then `await stop()` (graceful). Hosted matches
+    are kept in the database `db` (see server/store.py; by default in memory)."""
 
-    def __init__(self, address: str = "127.0.0.1:50051", limits: ServerLimits | None = None):
+    def __init__(
+        self,
+        address: str = "127.0.0.1:50051",
+        limits: ServerLimits | None = None,
+        db: str = MEMORY,
+    ):
         self.limits = limits or ServerLimits()
         self.slots = SearchSlots(self.limits.max_searches)
         self.calls = CallLog()
@@ -170,7 +181,7 @@ class RegentServer:
             ],
         )
         self.advisor = Advisor(self.limits, self.slots)
-        self.matches = Matches(self.limits, self.slots)
+        self.matches = Matches(self.limits, db)
         advisor_pb2_grpc.add_AdvisorServiceServicer_to_server(self.advisor, self.server)
         matches_pb2_grpc.add_MatchServiceServicer_to_server(self.matches, self.server)
         self.health = health.aio.HealthServicer()
@@ -185,6 +196,7 @@ class RegentServer:
         self.address = f"{host}:{self.port}"
 
     async def start(self) -> None:
+        await self.matches.start()
         await self.server.start()
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -195,6 +207,7 @@ class RegentServer:
         calls get UNAVAILABLE and running ones go on; then running searches answer
         with their best so far, hosted bots stop, and what still runs is cancelled."""
         self.calls.draining = True
+        self.matches.drain()
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         log.info("regent draining (%.1f s grace)", grace)
@@ -212,6 +225,7 @@ async def serve(
     grace: float = 5.0,
     web_address: str | None = None,
     web_options: WebOptions | None = None,
+    db: str = MEMORY,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully (a second signal stops
     at once); with `web_address`, the hint page's gateway runs on the same event loop
@@ -220,7 +234,7 @@ async def serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    server = RegentServer(address, limits)
+    server = RegentServer(address, limits, db)
     await server.start()
     gateway = None
     if web_address is not None:
@@ -249,7 +263,9 @@ class BackgroundServer:
     """A RegentServer on its own event loop in a background thread, for
     synchronous callers (benchmarks, tests, `regent play`). A context manager."""
 
-    def __init__(self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None):
+    def __init__(
+        self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None, db: str = MEMORY
+    ):
         self._loop = asyncio.new_event_loop()
         #: What the event loop caught that nobody handled (a crashed bot task, say).
         self.loop_errors: list[dict[str, Any]] = []
@@ -258,11 +274,11 @@ class BackgroundServer:
             target=self._loop.run_forever, name="regent-server", daemon=True
         )
         self._thread.start()
-        self.server: RegentServer = self._call(self._make(address, limits))
+        self.server: RegentServer = self._call(self._make(address, limits, db))
         self.address = self.server.address
 
-    async def _make(self, address: str, limits: ServerLimits | None) -> RegentServer:
-        server = RegentServer(address, limits)
+    async def _make(self, address: str, limits: ServerLimits | None, db: str) -> RegentServer:
+        server = RegentServer(address, limits, db)
         await server.start()
         return server
 

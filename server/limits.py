@@ -30,6 +30,15 @@ class ServerLimits:
     default_bot: str = "mo-ismcts"
     max_matches: int = 1000
 
+    # -- hosted matches (server/matches.py) --
+    #: Hosted bots' searches at once, in their own pool apart from `max_searches`.
+    max_bot_searches: int = 2
+    #: An unfinished match with no move for this many seconds is cancelled (expired).
+    match_ttl: float = 7 * 24 * 3600.0
+    #: How long a replica's lease on driving a match's bots lasts unless renewed; a
+    #: replica that dies hands its matches over after at most this long.
+    bot_lease_seconds: float = 10.0
+
 
 class BudgetError(Exception):
     """A budget the server will not run: `negative` ones are invalid arguments,

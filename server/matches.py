@@ -1,23 +1,31 @@
-"""MatchService: games hosted by the server. Human seats play with a secret
-token; bot seats play by themselves. Every seat sees only its own view."""
+"""MatchService: games hosted by the server. Human seats play with a secret token; bot seats
+play by themselves. Every seat sees only its own view. Matches live in a database
+(server/store.py): every accepted move is committed before it is answered, so a restart,
+a crash or another replica on the same database loses nothing."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import grpc
+from sqlalchemy.exc import SQLAlchemyError
 
 import engine
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import Bot, make_bot, search_config
+from server.botpool import BotPool
 from server.convert import GAME_FIELDS, observation_to_proto, rules_of_request
 from server.limits import BudgetError, ServerLimits, effective_budget
-from server.searching import SearchSlots
 from server.status import (
     failed_precondition,
     invalid_argument,
@@ -25,18 +33,49 @@ from server.status import (
     permission_denied,
     resource_exhausted,
     unauthenticated,
+    unavailable,
 )
+from server.store import (
+    EXPIRE,
+    EXPIRED,
+    FINISHED,
+    MOVE,
+    RESIGN,
+    RESIGNED,
+    LoggedMove,
+    MatchRecord,
+    Progress,
+    Store,
+    StoreError,
+    page_after,
+    page_token,
+)
+
+log = logging.getLogger("regent.server")
+T = TypeVar("T")
 
 #: The Game enum number -> the engine's name, for every game the server hosts.
 _GAME_NAMES = {GAME_FIELDS[name].number: name for name in engine.GAMES}
 SECRET_TEXT = "(secret choice made)"
 _HIDDEN = -1
 _UNSEEN = -2
+PLAYING = matches_pb2.MATCH_STATUS_PLAYING
+MAX_NAME = 64
+#: ListMatches: matches per page when the request sets none, and at most.
+DEFAULT_PAGE, MAX_PAGE = 50, 200
+MAX_LIST_TOKENS = 100
+#: How often a Watch looks in the database for moves made by another replica (seconds).
+WATCH_POLL = 0.5
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass
 class Event:
-    """One move (or a resignation) and the state after it."""
+    """One move (or a resignation, or the expiry) and the state after it."""
 
     sequence: int
     seat: int | None
@@ -46,6 +85,7 @@ class Event:
     seen_as: list[int]
     after: State
     resigned_seat: int | None = None
+    expired: bool = False
 
 
 @dataclass
@@ -54,43 +94,115 @@ class Match:
     game: str
     seats: list[str]  # "human:NAME" or "bot:SPEC"
     bots: dict[int, Bot]
-    tokens: dict[str, int]
-    state: State
+    #: sha256 of each human seat's token -> the seat.
+    token_hashes: dict[str, int]
+    initial: State
     seed: int
+    public: bool = False
     events: list[Event] = field(default_factory=list)
     resigned: list[int] = field(default_factory=list)
     forced_returns: list[float] | None = None
+    expired: bool = False
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
 
     @property
+    def state(self) -> State:
+        """The true state now (never to be changed in place)."""
+        return self.events[-1].after if self.events else self.initial
+
+    @property
     def finished(self) -> bool:
-        return self.forced_returns is not None or self.state.is_terminal()
+        return self.forced_returns is not None or self.expired or self.state.is_terminal()
+
+    @property
+    def status(self) -> int:
+        if self.expired:
+            return matches_pb2.MATCH_STATUS_EXPIRED
+        return matches_pb2.MATCH_STATUS_FINISHED if self.finished else PLAYING
+
+    @property
+    def bot_turn(self) -> bool:
+        return not self.finished and self.state.current_player in self.bots
 
     def returns(self) -> list[float]:
         return self.forced_returns if self.forced_returns is not None else self.state.returns()
 
-    def view(self, seat: int) -> matches_pb2.GetViewResponse:
-        state = self.state
+    def view(self, seat: int, moves: int | None = None) -> matches_pb2.GetViewResponse:
+        """The seat's view now, or after the first `moves` events."""
+        latest = moves is None or moves == len(self.events)
+        n = len(self.events) if moves is None else moves
+        state = self.events[n - 1].after if n else self.initial
+        status = self.status if latest else PLAYING
         response = matches_pb2.GetViewResponse(
             seat=seat,
-            status=_status(self),
+            status=status,
             observation=observation_to_proto(state.observation(seat)),
-            resigned=self.resigned,
+            resigned=self.resigned if latest else [],
+            moves_played=n,
         )
-        if self.finished:
+        if status == matches_pb2.MATCH_STATUS_FINISHED:
             response.scores.extend(state.scores())
             response.returns.extend(self.returns())
-        elif state.current_player == seat:
+        elif status == PLAYING and state.current_player == seat:
             response.legal_moves.extend(
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )
         return response
 
+    def progress(self, event: Event) -> Progress:
+        """What the match's row says once `event` is played."""
+        if event.expired:
+            return Progress(EXPIRED, None, False)
+        if event.resigned_seat is not None:
+            return Progress(RESIGNED, None, False)
+        if event.after.is_terminal():
+            return Progress(FINISHED, None, False)
+        seat = event.after.current_player
+        return Progress(None, seat, seat in self.bots)
 
-def _status(match: Match) -> int:
-    return matches_pb2.MATCH_STATUS_FINISHED if match.finished else matches_pb2.MATCH_STATUS_PLAYING
+    def next_event(self, move: LoggedMove) -> Event:
+        """The event a logged move makes (the match is unchanged)."""
+        state = self.state
+        if move.kind == RESIGN:
+            return Event(move.number, move.seat, None, [], state, resigned_seat=move.seat)
+        if move.kind == EXPIRE:
+            return Event(move.number, None, None, [], state, expired=True)
+        seen = [state.observed_action(move.action, s) for s in range(state.num_players)]
+        after = state.clone()
+        after.apply_action(move.action)
+        return Event(move.number, move.seat, move.action, seen, after)
+
+    def push(self, event: Event) -> None:
+        self.events.append(event)
+        if event.resigned_seat is not None:
+            self.resigned.append(event.resigned_seat)
+            self.forced_returns = _returns_after_resignation(self.state, self.resigned)
+        self.expired = self.expired or event.expired
+
+
+def rebuild(record: MatchRecord) -> Match:
+    """A stored match, replayed from its deal; StoreError if its log does not replay."""
+    rules = engine.GAMES[record.game][1].from_json(record.rules)
+    match = Match(
+        id=record.id,
+        game=record.game,
+        seats=record.seats,
+        bots={i: make_bot(s[4:]) for i, s in enumerate(record.seats) if s.startswith("bot:")},
+        token_hashes=record.token_hashes,
+        initial=engine.new_game(record.game, len(record.seats), seed=record.seed, rules=rules),
+        seed=record.seed,
+        public=record.public,
+    )
+    for move in record.log:
+        if match.finished or (move.kind == MOVE and move.action not in match.state.legal_actions()):
+            raise StoreError(f"match {record.id}: logged move {move.number} does not replay")
+        match.push(match.next_event(move))
+    return match
+
+
+_SHUTTING_DOWN = "the server is shutting down; watch again"
 
 
 class Refused(Exception):
@@ -100,78 +212,212 @@ class Refused(Exception):
 
 
 class Matches(matches_pb2_grpc.MatchServiceServicer):
-    def __init__(self, limits: ServerLimits, slots: SearchSlots) -> None:
+    """The service; `await start()` opens the database, `await close()` stops every bot."""
+
+    def __init__(self, limits: ServerLimits, db: str) -> None:
         self.limits = limits
-        self.slots = slots
-        self.matches: dict[str, Match] = {}
+        self.db = db
+        self.store: Store | None = None
+        #: Unfinished matches this process has loaded; finished ones leave.
+        self.live: dict[str, Match] = {}
+        self.pool = BotPool(limits.max_bot_searches)
+        #: This replica, in the bot leases of the database.
+        self.owner = secrets.token_hex(8)
+        self._supervisor: asyncio.Task | None = None
+        self._closing = False
+        self._draining = False
+
+    async def start(self) -> None:
+        self.store = await asyncio.to_thread(Store, self.db)
+        log.info("hosted matches kept in %s (replica %s)", self.store.url, self.owner)
+        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+
+    def drain(self) -> None:
+        """At the start of a shutdown: every Watch stream ends within WATCH_POLL seconds
+        with UNAVAILABLE (watch again after the restart, or on another replica)."""
+        self._draining = True
 
     async def close(self) -> None:
-        """Stop every hosted bot (at shutdown)."""
-        tasks = [m.bot_task for m in self.matches.values() if m.bot_task and not m.bot_task.done()]
+        """Stop every hosted bot at once (at shutdown) and give up their leases."""
+        self._closing = True
+        self.pool.stop()
+        tasks = [m.bot_task for m in self.live.values() if m.bot_task and not m.bot_task.done()]
+        if self._supervisor is not None:
+            tasks.append(self._supervisor)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.release_leases, self.owner)
+            self.store.close()
+
+    async def load(self, match_id: str) -> Match | None:
+        """The match, up to date with the database: from memory, or rebuilt from its log."""
+        match = self.live.get(match_id)
+        if match is not None:
+            await self._catch_up(match)
+            return match
+        record = await self._db(self.store.load, match_id)
+        if record is None:
+            return None
+        match = await asyncio.to_thread(rebuild, record)
+        if match.finished:
+            return match
+        match = self.live.setdefault(match_id, match)
+        await self._catch_up(match)
+        return match
 
     # -- helpers ---------------------------------------------------------------
 
-    def _seat(self, match_id: str, token: str) -> tuple[Match, int]:
+    async def _db(self, call: Callable[..., T], *args: object) -> T:
+        """A database call, in a worker thread."""
+        try:
+            return await asyncio.to_thread(call, *args)
+        except SQLAlchemyError as err:
+            log.warning("the match database failed: %s", type(err).__name__)
+            raise Refused(unavailable("the match database is unavailable; try again")) from None
+
+    async def _seat(self, match_id: str, token: str) -> tuple[Match, int]:
         if not token:
             raise Refused(unauthenticated("a seat token is required"))
-        match = self.matches.get(match_id)
+        match = await self.load(match_id) if len(match_id) <= 32 else None
         if match is None:
             raise Refused(not_found(f"no match {match_id!r}"))
-        seat = match.tokens.get(token)
+        seat = match.token_hashes.get(token_hash(token))
         if seat is None:
             raise Refused(permission_denied("this token holds no seat in this match"))
         return match, seat
 
-    async def _record(self, match: Match, seat: int | None, action: int) -> None:
-        """Apply a legal action and publish it."""
-        state = match.state
-        seen = [state.observed_action(action, s) for s in range(state.num_players)]
-        state.apply_action(action)
-        match.events.append(Event(len(match.events), seat, action, seen, state.clone()))
+    async def _catch_up(self, match: Match) -> None:
+        async with match.lock:
+            await self._catch_up_locked(match)
+
+    async def _catch_up_locked(self, match: Match) -> None:
+        """Apply the moves another replica made (a no-op in a lone server)."""
+        if match.finished:
+            return
+        logged = await self._db(self.store.log_since, match.id, len(match.events))
+        for move in logged:
+            match.push(match.next_event(move))
+        if logged:
+            await self._published(match)
+
+    async def _commit(self, match: Match, move: LoggedMove) -> None:
+        """Store a move at the next number, then apply it (the match's lock is held);
+        FAILED_PRECONDITION when another replica took that number first."""
+        event = match.next_event(move)
+        if not await self._db(self.store.append, match.id, move, match.progress(event)):
+            await self._catch_up_locked(match)
+            raise Refused(
+                failed_precondition(
+                    f"another move came first: the match is at move {len(match.events)}"
+                )
+            )
+        match.push(event)
+        await self._published(match)
+
+    async def _published(self, match: Match) -> None:
+        """Wake the match's watchers; a finished match leaves memory."""
         async with match.changed:
             match.changed.notify_all()
+        if match.finished:
+            self.live.pop(match.id, None)
 
-    def _start_bots(self, match: Match) -> None:
+    # -- hosted bots -------------------------------------------------------------
+
+    def _wake(self, match: Match) -> None:
+        """Drive the match's bots if one is to move and nothing drives them here yet."""
+        if self._closing or not match.bot_turn:
+            return
         if match.bot_task is None or match.bot_task.done():
-            match.bot_task = asyncio.get_running_loop().create_task(self._play_bots(match))
+            match.bot_task = asyncio.get_running_loop().create_task(self._drive(match))
 
-    async def _play_bots(self, match: Match) -> None:
-        """Bot seats move by themselves, each from its own view, one search slot each."""
-        while not match.finished and match.state.current_player in match.bots:
-            seat = match.state.current_player
-            snapshot = match.state.clone()
-            seed = (match.seed * 1_000_003 + len(match.events)) & 0xFFFFFFFF
-            await self.slots.acquire()
+    async def _drive(self, match: Match) -> None:
+        """Bot seats move, each from its own view, while this replica holds the match's lease."""
+        try:
+            while await self._bot_move(match):
+                pass
+            await self._db(self.store.release_lease, match.id, self.owner)
+        except Refused:
+            pass  # the database failed: the supervisor tries again later
+
+    async def _bot_move(self, match: Match) -> bool:
+        """One bot move; False when it is no bot's turn or another replica drives."""
+        async with match.lock:
+            await self._catch_up_locked(match)
+            if self._closing or not match.bot_turn:
+                return False
+            lease = self.limits.bot_lease_seconds
+            if not await self._db(self.store.take_lease, match.id, self.owner, lease):
+                return False
+            seat, number, snapshot = match.state.current_player, len(match.events), match.state
+        seed = (match.seed * 1_000_003 + number) & 0xFFFFFFFF
+        action = await self.pool.choose(match.bots[seat], snapshot.clone(), seed)
+        if self._closing:
+            return False  # a search cut short by the shutdown: searched again after it
+        async with match.lock:
+            if len(match.events) == number:
+                with contextlib.suppress(Refused):  # made elsewhere first: look again
+                    await self._commit(match, LoggedMove(number, MOVE, seat, action))
+        return True
+
+    async def _supervise(self) -> None:
+        """Renew this replica's leases, expire idle matches, and drive the bots of live
+        matches nobody drives (after a restart, or when a replica died)."""
+        interval = self.limits.bot_lease_seconds / 5
+        while True:
             try:
-                action = await asyncio.to_thread(match.bots[seat].choose, snapshot, seed)
-            finally:
-                await self.slots.release()
-            async with match.lock:
-                if match.finished or match.state.current_player != seat:
-                    return
-                await self._record(match, seat, action)
+                await self._db(self.store.renew_leases, self.owner, self.limits.bot_lease_seconds)
+                await self._expire_idle()
+                for match_id in await self._db(self.store.undriven, self.owner):
+                    match = await self.load(match_id)
+                    if match is not None:
+                        self._wake(match)
+            except (Refused, StoreError) as err:
+                log.warning("hosted matches: %s", err)
+            await asyncio.sleep(interval)
+
+    async def _expire_idle(self) -> None:
+        """Cancel the live matches with no move for `match_ttl` seconds."""
+        before = time.time() - self.limits.match_ttl
+        for match_id, number in await self._db(self.store.idle, before):
+            expiry = LoggedMove(number, EXPIRE)
+            if await self._db(self.store.append, match_id, expiry, Progress(EXPIRED, None, False)):
+                match = self.live.get(match_id)
+                if match is not None:
+                    await self._catch_up(match)
 
     # -- the RPCs ----------------------------------------------------------------
 
     async def CreateMatch(self, request, context):
         try:
-            match = self._create(request)
+            if await self._db(self.store.live_count) >= self.limits.max_matches:
+                full = "the server hosts its limit of live matches"
+                raise Refused(resource_exhausted("matches", full))
+            match, tokens = self._create(request)
+            record = MatchRecord(
+                id=match.id,
+                game=match.game,
+                seats=match.seats,
+                rules=match.initial.rules.to_json(),
+                seed=match.seed,
+                public=match.public,
+                created_at=time.time(),
+                token_hashes=match.token_hashes,
+            )
+            start = Progress(None, match.state.current_player, match.bot_turn)
+            await self._db(self.store.create, record, start)
         except Refused as refused:
             await context.abort_with_status(refused.status)
-        self.matches[match.id] = match
-        self._start_bots(match)
-        tokens = sorted(match.tokens.items(), key=lambda item: item[1])
+        self.live[match.id] = match
+        self._wake(match)
         return matches_pb2.CreateMatchResponse(
             match_id=match.id,
-            tokens=[matches_pb2.SeatToken(seat=seat, token=token) for token, seat in tokens],
+            tokens=[matches_pb2.SeatToken(seat=seat, token=token) for seat, token in tokens],
         )
 
-    def _create(self, request) -> Match:
-        if len(self.matches) >= self.limits.max_matches:
-            raise Refused(resource_exhausted("matches", "the server hosts its limit of matches"))
+    def _create(self, request) -> tuple[Match, list[tuple[int, str]]]:
+        """A new match (not stored yet) and its (seat, token) pairs."""
         game = _GAME_NAMES.get(request.game)
         if game is None:
             raise Refused(
@@ -182,7 +428,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         counts = engine.GAMES[game][2]
         if len(request.seats) not in counts:
             raise Refused(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
-        seats, bots, tokens = [], {}, {}
+        seats, bots, tokens = [], {}, []
         for i, seat in enumerate(request.seats):
             kind = seat.WhichOneof("player")
             if kind is None:
@@ -190,23 +436,28 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             if kind == "bot":
                 bots[i] = self._bot(seat.bot, f"seats[{i}].bot")
                 seats.append(f"bot:{seat.bot}")
+            elif len(seat.human_name) > MAX_NAME:
+                raise Refused(
+                    invalid_argument(f"seats[{i}].human_name", f"at most {MAX_NAME} characters")
+                )
             else:
                 seats.append(f"human:{seat.human_name}")
-                tokens[secrets.token_urlsafe(24)] = i
+                tokens.append((i, secrets.token_urlsafe(24)))
         try:
             rules = rules_of_request(game, request)
         except InvalidObservationError as err:
             raise Refused(invalid_argument(err.field, err.reason)) from None
-        state = engine.new_game(game, len(seats), seed=request.seed, rules=rules)
-        return Match(
+        match = Match(
             id=secrets.token_hex(8),
             game=game,
             seats=seats,
             bots=bots,
-            tokens=tokens,
-            state=state,
+            token_hashes={token_hash(token): seat for seat, token in tokens},
+            initial=engine.new_game(game, len(seats), seed=request.seed, rules=rules),
             seed=request.seed,
+            public=request.public,
         )
+        return match, tokens
 
     def _bot(self, spec: str, field: str) -> Bot:
         """A hosted bot, its search within the server's limits."""
@@ -228,56 +479,73 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     async def GetView(self, request, context):
         try:
-            match, seat = self._seat(request.match_id, request.token)
+            match, seat = await self._seat(request.match_id, request.token)
         except Refused as refused:
             await context.abort_with_status(refused.status)
         return match.view(seat)
 
     async def Play(self, request, context):
         try:
-            match, seat = self._seat(request.match_id, request.token)
+            match, seat = await self._seat(request.match_id, request.token)
             async with match.lock:
-                action = self._action(match, seat, request.move)
-                await self._record(match, seat, action)
+                await self._catch_up_locked(match)
+                number = len(match.events)
+                expected = request.expected_move if request.HasField("expected_move") else number
+                if expected < number:
+                    return matches_pb2.PlayResponse(
+                        view=self._retried(match, seat, expected, request.move)
+                    )
+                if expected > number:
+                    raise Refused(
+                        failed_precondition(
+                            f"expected_move {expected} is ahead: the match is at move {number}"
+                        )
+                    )
+                if match.finished:
+                    raise Refused(failed_precondition("the match is over"))
+                if match.state.current_player != seat:
+                    turn = match.state.current_player
+                    raise Refused(failed_precondition(f"it is seat {turn}'s turn"))
+                action = _action(match.state, request.move)
+                await self._commit(match, LoggedMove(number, MOVE, seat, action))
+                answer = match.view(seat)
         except Refused as refused:
             await context.abort_with_status(refused.status)
-        self._start_bots(match)
-        return matches_pb2.PlayResponse(view=match.view(seat))
+        self._wake(match)
+        return matches_pb2.PlayResponse(view=answer)
 
-    def _action(self, match: Match, seat: int, move: common_pb2.Move) -> int:
-        """The legal action a Play request names; Refused otherwise (nothing changes)."""
-        state = match.state
-        if match.finished:
-            raise Refused(failed_precondition("the match is over"))
-        if state.current_player != seat:
-            raise Refused(failed_precondition(f"it is seat {state.current_player}'s turn"))
-        if not move.text and not move.HasField("id"):
-            raise Refused(invalid_argument("move", "give the move's id or its text"))
-        action = move.id if move.HasField("id") else None
-        if move.text:
-            try:
-                by_text = state.string_to_action(move.text)
-            except IllegalMoveError as err:
-                raise Refused(invalid_argument("move.text", str(err))) from None
-            if action is not None and action != by_text:
-                raise Refused(invalid_argument("move", "id and text name different moves"))
-            action = by_text
-        if action not in state.legal_actions():
-            field_name = "move.text" if move.text else "move.id"
+    def _retried(
+        self, match: Match, seat: int, number: int, move: common_pb2.Move
+    ) -> matches_pb2.GetViewResponse:
+        """The answer to a Play already applied at `number`: the seat's view just after it;
+        FAILED_PRECONDITION if that move was another."""
+        made = match.events[number]
+        before = match.events[number - 1].after if number else match.initial
+        try:
+            same = made.seat == seat and made.action == _action(before, move)
+        except Refused:
+            same = False
+        if not same:
             raise Refused(
-                invalid_argument(field_name, f"not a legal move now (decision: {state.phase})")
+                failed_precondition(
+                    f"move {number} was another: the match is at move {len(match.events)}"
+                )
             )
-        return action
+        return match.view(seat, number + 1)
 
     async def Watch(self, request, context):
         try:
-            match, seat = self._seat(request.match_id, request.token)
+            match, seat = await self._seat(request.match_id, request.token)
         except Refused as refused:
             await context.abort_with_status(refused.status)
         sent = 0
         while True:
-            async with match.changed:
-                await match.changed.wait_for(_news(match, sent))
+            if self._draining:
+                await context.abort_with_status(unavailable(_SHUTTING_DOWN))
+            if not await _news(match, sent):
+                with contextlib.suppress(Refused):  # the database is away: look again later
+                    await self._catch_up(match)
+                continue
             while sent < len(match.events):
                 event = match.events[sent]
                 sent += 1
@@ -288,43 +556,92 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 return
 
     async def ListMatches(self, request, context):
-        return matches_pb2.ListMatchesResponse(
-            matches=[
+        try:
+            response = await self._list(request)
+        except Refused as refused:
+            await context.abort_with_status(refused.status)
+        return response
+
+    async def _list(self, request) -> matches_pb2.ListMatchesResponse:
+        if len(request.tokens) > MAX_LIST_TOKENS:
+            raise Refused(invalid_argument("tokens", f"at most {MAX_LIST_TOKENS} tokens"))
+        try:
+            after = page_after(request.page_token) if request.page_token else None
+        except ValueError as err:
+            raise Refused(invalid_argument("page_token", str(err))) from None
+        size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
+        hashes = [token_hash(t) for t in request.tokens if t]
+        found, more = await self._db(self.store.visible, hashes, size, after)
+        response = matches_pb2.ListMatchesResponse(
+            next_page_token=page_token(found[-1]) if more else ""
+        )
+        for m in found:
+            status = {None: PLAYING, EXPIRED: matches_pb2.MATCH_STATUS_EXPIRED}.get(
+                m.outcome, matches_pb2.MATCH_STATUS_FINISHED
+            )
+            response.matches.append(
                 matches_pb2.MatchSummary(
                     match_id=m.id,
                     game=GAME_FIELDS[m.game].number,
                     num_players=len(m.seats),
-                    status=_status(m),
-                    current_seat=None if m.finished else m.state.current_player,
+                    status=status,
+                    current_seat=m.current_seat,
                     seats=m.seats,
-                    moves_played=sum(1 for e in m.events if e.action is not None),
+                    moves_played=m.num_moves - (m.outcome in (RESIGNED, EXPIRED)),
+                    public=m.public,
                 )
-                for m in self.matches.values()
-            ]
-        )
+            )
+        return response
 
     async def Resign(self, request, context):
         """The seat gives up and the match ends: it loses; the best of the others
         by score (then cards built) share the victory."""
         try:
-            match, seat = self._seat(request.match_id, request.token)
+            match, seat = await self._seat(request.match_id, request.token)
             async with match.lock:
+                await self._catch_up_locked(match)
                 if match.finished:
                     raise Refused(failed_precondition("the match is over"))
-                match.resigned.append(seat)
-                match.forced_returns = _returns_after_resignation(match.state, match.resigned)
-                after = match.state.clone()
-                match.events.append(Event(len(match.events), seat, None, [], after, seat))
-            async with match.changed:
-                match.changed.notify_all()
+                await self._commit(match, LoggedMove(len(match.events), RESIGN, seat))
+                answer = match.view(seat)
         except Refused as refused:
             await context.abort_with_status(refused.status)
-        return matches_pb2.ResignResponse(view=match.view(seat))
+        return matches_pb2.ResignResponse(view=answer)
 
 
-def _news(match: Match, sent: int) -> Callable[[], bool]:
-    """Whether a watcher that has `sent` events has something new to send."""
-    return lambda: len(match.events) > sent or match.finished
+def _action(state: State, move: common_pb2.Move) -> int:
+    """The legal action a Play request names in `state`; Refused otherwise."""
+    if not move.text and not move.HasField("id"):
+        raise Refused(invalid_argument("move", "give the move's id or its text"))
+    action = move.id if move.HasField("id") else None
+    if move.text:
+        try:
+            by_text = state.string_to_action(move.text)
+        except IllegalMoveError as err:
+            raise Refused(invalid_argument("move.text", str(err))) from None
+        if action is not None and action != by_text:
+            raise Refused(invalid_argument("move", "id and text name different moves"))
+        action = by_text
+    if action not in state.legal_actions():
+        field_name = "move.text" if move.text else "move.id"
+        reason = f"not a legal move now (decision: {state.phase})"
+        raise Refused(invalid_argument(field_name, reason))
+    return action
+
+
+async def _news(match: Match, sent: int) -> bool:
+    """Wait (at most WATCH_POLL seconds) until a watcher that has `sent` events has
+    something new to send; whether it has."""
+
+    def ready() -> bool:
+        return len(match.events) > sent or match.finished
+
+    async with match.changed:
+        try:
+            await asyncio.wait_for(match.changed.wait_for(ready), WATCH_POLL)
+        except TimeoutError:
+            return ready()
+    return True
 
 
 def _returns_after_resignation(state: State, resigned: list[int]) -> list[float]:
@@ -342,7 +659,7 @@ def _event(match: Match, event: Event, seat: int) -> matches_pb2.MatchEvent:
     message = matches_pb2.MatchEvent(
         sequence=event.sequence,
         observation=observation_to_proto(event.after.observation(seat)),
-        status=matches_pb2.MATCH_STATUS_PLAYING,
+        status=PLAYING,
     )
     if event.seat is not None:
         message.seat = event.seat
@@ -356,7 +673,8 @@ def _event(match: Match, event: Event, seat: int) -> matches_pb2.MatchEvent:
             message.move.CopyFrom(common_pb2.Move(id=seen, text=event.after.action_to_string(seen)))
     last = event.sequence == len(match.events) - 1
     if last and match.finished:
-        message.status = matches_pb2.MATCH_STATUS_FINISHED
-        message.scores.extend(event.after.scores())
-        message.returns.extend(match.returns())
+        message.status = match.status
+        if not match.expired:
+            message.scores.extend(event.after.scores())
+            message.returns.extend(match.returns())
     return message

@@ -92,7 +92,7 @@ def test_citadels_through_the_client(client: RegentClient) -> None:
     seat = created.tokens[0]
     view = client.get_view(created.match_id, seat.token)
     assert view.observation.citadels.rules.eight_districts
-    summary = next(m for m in client.list_matches() if m.match_id == created.match_id)
+    summary = next(m for m in client.list_matches([seat.token]) if m.match_id == created.match_id)
     assert summary.game == common_pb2.GAME_CITADELS
 
 
@@ -223,7 +223,7 @@ def test_a_match_from_creation_to_resignation(client: RegentClient) -> None:
     if after.legal_moves:
         client.play(match, token, after.legal_moves[-1].id)  # by id
 
-    summary = next(m for m in client.list_matches() if m.match_id == match)
+    summary = next(m for m in client.list_matches([token]) if m.match_id == match)
     assert list(summary.seats) == ["human:ann", "bot:random", "bot:random"]
     assert summary.num_players == 3 and summary.moves_played >= 1
 

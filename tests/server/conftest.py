@@ -2,8 +2,9 @@
 
 Each server runs in a background thread with its own asyncio event loop and listens on an
 ephemeral port of 127.0.0.1, so that the tests talk to it over a real socket with the
-synchronous `grpc` API. The server object lives in the same process: tests may read its true
-game states (`server.matches.matches[match_id].state`) and its running search count
+synchronous `grpc` API; its matches are kept in an in-memory SQLite database. The server
+object lives in the same process: tests may load a match's true game (`true_match`, as the
+server rebuilds it from its database) and read its running search count
 (`server.slots.running`) to check what it sends.
 
 Shared helpers (positions to ask about, reading BadRequest details) are plain functions here;
@@ -14,10 +15,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import pwd
 import random
 import re
+import shutil
+import socket
+import subprocess
+import tempfile
 import time
+import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TypeVar
 
 import grpc
@@ -30,6 +39,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
 from server.app import BackgroundServer
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
+from server.matches import Match
 
 T = TypeVar("T")
 
@@ -57,6 +67,12 @@ class RunningServer(BackgroundServer):
 
     def channel(self) -> grpc.Channel:
         return grpc.insecure_channel(self.address)
+
+    def true_match(self, match_id: str) -> Match:
+        """The match with its true states, up to date with the server's database."""
+        match = self._call(self.server.matches.load(match_id))
+        assert match is not None, f"no match {match_id}"
+        return match
 
     def wait_idle(self, timeout: float = 5.0) -> float:
         """Wait until no search runs; the seconds it took (AssertionError past `timeout`)."""
@@ -197,3 +213,77 @@ def field_violations(err: grpc.RpcError) -> list[error_details_pb2.BadRequest.Fi
 
 def violated_fields(err: grpc.RpcError) -> list[str]:
     return [v.field for v in field_violations(err)]
+
+
+# -- a throwaway PostgreSQL server --------------------------------------------------------
+
+#: Debian's PostgreSQL server programs (apt-get install postgresql; .ci/run installs it).
+PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """The URL of a PostgreSQL cluster of its own for the session, on a free port; skipped
+    where the server programs are missing or it cannot start. As root (CI), initdb runs as
+    the `postgres` user, since PostgreSQL refuses to run as root."""
+    if not PG_BIN or not (PG_BIN[-1] / "initdb").exists():
+        pytest.skip("PostgreSQL's initdb is missing (apt-get install postgresql)")
+    bin_dir = PG_BIN[-1]
+    # Not under pytest's temporary directory, which only its owner may enter.
+    home = Path(tempfile.mkdtemp(prefix="regent-pg-"))
+    data = home / "data"
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        try:
+            user = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
+        os.chown(home, user.pw_uid, user.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+
+    def run(*command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*as_user, *command], capture_output=True, text=True, timeout=120, check=False
+        )
+
+    made = run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres")
+    if made.returncode != 0:
+        pytest.skip(f"initdb failed: {made.stderr.strip()[-300:]}")
+    options = f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
+    started = run(
+        str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(home / "log"), "-w",
+        "start",
+    )  # fmt: skip
+    if started.returncode != 0:
+        pytest.skip(f"PostgreSQL did not start: {started.stderr.strip()[-300:]}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_database(postgres: str) -> str:
+    """A new, empty database on the session's PostgreSQL server; its URL."""
+    import psycopg
+
+    name = f"regent_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{postgres}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{postgres}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each backend: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "matches.sqlite3")
+    return request.getfixturevalue("pg_database")

@@ -239,7 +239,7 @@ def test_hosted_citadels_match_hides_what_others_cannot_see(
     )
     created = matches.CreateMatch(request, timeout=10)
     tokens = {t.seat: t.token for t in created.tokens}
-    match = regent_server.server.matches.matches[created.match_id]
+    match = regent_server.true_match(created.match_id)
     assert match.game == "citadels" and match.state.rules.eight_districts == (seed % 2 == 0)
     rng = random.Random(seed)
     views = 0

@@ -49,10 +49,15 @@ def create(
     seats: list[matches_pb2.SeatSpec],
     seed: int = 0,
     rules: royal_cities_pb2.RoyalCitiesRules | None = None,
+    public: bool = False,
 ) -> tuple[str, dict[int, str]]:
     """A new match: its id and the token of each human seat."""
     request = matches_pb2.CreateMatchRequest(
-        game=common_pb2.GAME_ROYAL_CITIES, seats=seats, seed=seed, royal_cities_rules=rules
+        game=common_pb2.GAME_ROYAL_CITIES,
+        seats=seats,
+        seed=seed,
+        royal_cities_rules=rules,
+        public=public,
     )
     response = stub.CreateMatch(request, timeout=10)
     return response.match_id, {t.seat: t.token for t in response.tokens}
@@ -78,6 +83,18 @@ def play(stub, match_id: str, token: str, move: common_pb2.Move) -> matches_pb2.
 def watch(stub, match_id: str, token: str, timeout: float = 60) -> list[matches_pb2.MatchEvent]:
     request = matches_pb2.WatchRequest(match_id=match_id, token=token)
     return [r.event for r in stub.Watch(request, timeout=timeout)]
+
+
+def list_all(stub, tokens: tuple[str, ...] = ()) -> list[matches_pb2.MatchSummary]:
+    """Every match ListMatches shows for these tokens, page after page."""
+    request = matches_pb2.ListMatchesRequest(tokens=tokens)
+    found = []
+    while True:
+        page = stub.ListMatches(request, timeout=5)
+        found.extend(page.matches)
+        if not page.next_page_token:
+            return found
+        request.page_token = page.next_page_token
 
 
 def play_out(
@@ -146,7 +163,9 @@ def test_a_match_between_two_humans(
     assert not final.legal_moves
     (summary,) = [
         m
-        for m in matches.ListMatches(matches_pb2.ListMatchesRequest(), timeout=5).matches
+        for m in matches.ListMatches(
+            matches_pb2.ListMatchesRequest(tokens=[tokens[1]]), timeout=5
+        ).matches
         if m.match_id == match_id
     ]
     assert summary.status == FINISHED
@@ -165,11 +184,10 @@ def test_a_solo_match(matches: matches_pb2_grpc.MatchServiceStub) -> None:
     final = play_out(matches, match_id, tokens, random.Random(3))
     assert final.status == FINISHED
     assert len(final.scores) == 2  # the player and the Regent
-    (summary,) = [
-        m
-        for m in matches.ListMatches(matches_pb2.ListMatchesRequest(), timeout=5).matches
-        if m.match_id == match_id
-    ]
+    (summary,) = matches.ListMatches(
+        matches_pb2.ListMatchesRequest(tokens=[tokens[0]]), timeout=5
+    ).matches
+    assert summary.match_id == match_id
     assert summary.status == FINISHED
 
 
@@ -177,13 +195,17 @@ def test_a_match_of_bots_plays_itself(
     regent_server: RunningServer, matches: matches_pb2_grpc.MatchServiceStub
 ) -> None:
     match_id, tokens = create(
-        matches, [bot("random"), bot("heuristic"), bot("mo-ismcts:iterations=30")], seed=9
+        matches,
+        [bot("random"), bot("heuristic"), bot("mo-ismcts:iterations=30")],
+        seed=9,
+        public=True,
     )
     assert tokens == {}
     end = time.monotonic() + 30
     while time.monotonic() < end:
-        summaries = matches.ListMatches(matches_pb2.ListMatchesRequest(), timeout=5).matches
+        summaries = list_all(matches)
         (summary,) = [m for m in summaries if m.match_id == match_id]
+        assert summary.public
         if summary.status == FINISHED:
             break
         assert summary.HasField("current_seat")
@@ -191,7 +213,7 @@ def test_a_match_of_bots_plays_itself(
     assert summary.status == FINISHED
     assert summary.moves_played > 20
     assert list(summary.seats) == ["bot:random", "bot:heuristic", "bot:mo-ismcts:iterations=30"]
-    assert regent_server.server.matches.matches[match_id].state.is_terminal()
+    assert regent_server.true_match(match_id).state.is_terminal()
 
 
 def test_rules_options_reach_the_game(matches: matches_pb2_grpc.MatchServiceStub) -> None:
@@ -260,7 +282,7 @@ def test_resign(regent_server: RunningServer, matches: matches_pb2_grpc.MatchSer
         ),
     ):
         assert error_of(call, request).code() == Code.FAILED_PRECONDITION
-    assert regent_server.server.matches.matches[match_id].resigned == [1]
+    assert regent_server.true_match(match_id).resigned == [1]
 
 
 # -- errors --------------------------------------------------------------------------------
@@ -358,7 +380,7 @@ def test_an_illegal_play_changes_nothing(
         assert after == views
         play(matches, match_id, tokens[seat], rng.choice(views[seat].legal_moves))
     assert checked > 300
-    assert len(regent_server.server.matches.matches[match_id].events) == 40
+    assert len(regent_server.true_match(match_id).events) == 40
 
 
 def test_play_out_of_turn_is_failed_precondition(
@@ -414,16 +436,22 @@ def test_bad_create_match_is_invalid_argument(
     assert violated_fields(err) == [field_name]
 
 
-def test_too_many_matches_is_resource_exhausted() -> None:
+def test_too_many_matches_is_resource_exhausted_until_one_ends() -> None:
+    """The limit counts live matches: one that ends (resigned here) frees its place."""
     with serving(ServerLimits(max_matches=3)) as small, small.channel() as ch:
         stub = matches_pb2_grpc.MatchServiceStub(ch)
-        for seed in range(3):
-            create(stub, [human(), human()], seed=seed)
+        created = [create(stub, [human(), human()], seed=seed) for seed in range(3)]
         request = matches_pb2.CreateMatchRequest(
             game=common_pb2.GAME_ROYAL_CITIES, seats=[human(), human()]
         )
-        assert error_of(stub.CreateMatch, request).code() == Code.RESOURCE_EXHAUSTED
-        assert len(small.server.matches.matches) == 3
+        for _ in range(2):
+            assert error_of(stub.CreateMatch, request).code() == Code.RESOURCE_EXHAUSTED
+        for match_id, tokens in created:
+            resign = matches_pb2.ResignRequest(match_id=match_id, token=tokens[0])
+            stub.Resign(resign, timeout=10)
+            create(stub, [human(), human()])  # its place is free again
+            assert error_of(stub.CreateMatch, request).code() == Code.RESOURCE_EXHAUSTED
+        assert not small.server.matches.live.keys() & {m for m, _ in created}
 
 
 @pytest.mark.parametrize(
@@ -497,9 +525,17 @@ class Audit:
     #: (id of a true state, seat) -> (the state, kept alive; the seat's view of it).
     _views: dict = field(default_factory=dict)
 
+    _finished: object = None
+
     @property
     def match(self):
-        return self.server.server.matches.matches[self.match_id]
+        """The server's true match (loaded from its database), kept once it is over."""
+        if self._finished is not None:
+            return self._finished
+        match = self.server.true_match(self.match_id)
+        if match.finished:
+            self._finished = match
+        return match
 
     def truth(self, index: int) -> engine.State:
         """The true state after `index` events (0: the deal)."""
@@ -725,7 +761,7 @@ def test_views_of_a_hosted_match_reveal_nothing_of_other_hands(
 ) -> None:
     """A direct check at the deal: an opponent's hand is hidden, only its size is shown."""
     match_id, tokens = create(matches, [human(), human(), human()], seed=31)
-    truth = regent_server.server.matches.matches[match_id].state
+    truth = regent_server.true_match(match_id).state
     for seat, token in tokens.items():
         obs = view(matches, match_id, token).observation.royal_cities
         for q, player in enumerate(obs.players):

@@ -26,12 +26,14 @@ def test_serve_serves_the_page_too() -> None:
 
 def test_serve_without_the_page() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0", "--no-web"],
+        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0", "--no-web",
+         "--db", ":memory:"],
         cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         assert process.stderr is not None
-        line = process.stderr.readline()
+        # The first lines: where hosted matches are kept, then the address.
+        line = process.stderr.readline() + process.stderr.readline()
         assert "serving on" in line
     finally:
         process.terminate()

@@ -1,0 +1,475 @@
+"""Hosted matches kept in a database: SQLite (embedded, the default) or PostgreSQL, through
+one SQLAlchemy Core code path. A match is its configuration, the sha256 of its seat tokens
+and its move log; the engines are deterministic, so the log rebuilds it. Every call blocks:
+the service runs them in worker threads."""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+#: The `--db` value of a database that lives in memory and dies with the process.
+MEMORY = ":memory:"
+
+#: How a match ended, in `matches.outcome` (NULL while it is played).
+FINISHED, RESIGNED, EXPIRED = "finished", "resigned", "expired"
+#: The kinds of rows of the move log.
+MOVE, RESIGN, EXPIRE = "move", "resign", "expire"
+
+_meta = sa.MetaData()
+
+schema_version = sa.Table(
+    "regent_schema_version", _meta, sa.Column("version", sa.Integer, nullable=False)
+)
+
+matches = sa.Table(
+    "regent_matches",
+    _meta,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    #: JSON list of "human:NAME" / "bot:SPEC".
+    sa.Column("seats", sa.Text, nullable=False),
+    #: JSON object: the game's rules options.
+    sa.Column("rules", sa.Text, nullable=False),
+    #: A uint64, as text (PostgreSQL has no unsigned 64-bit integer).
+    sa.Column("seed", sa.String(20), nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    #: When the last move was made (or the match created): what expiry measures.
+    sa.Column("last_active", sa.Float, nullable=False),
+    #: Rows in the move log: the number the next move takes.
+    sa.Column("num_moves", sa.Integer, nullable=False),
+    sa.Column("outcome", sa.String(16)),
+    sa.Column("current_seat", sa.Integer),
+    #: Whether a hosted bot is to move (and some replica should drive it).
+    sa.Column("bot_turn", sa.Boolean, nullable=False),
+    #: The replica that drives the match's bots, until when.
+    sa.Column("lease_owner", sa.String(64)),
+    sa.Column("lease_expires", sa.Float),
+    sa.Index("regent_matches_listing", "public", "created_at", "id"),
+    sa.Index("regent_matches_live", "outcome", "bot_turn"),
+)
+
+seat_tokens = sa.Table(
+    "regent_seat_tokens",
+    _meta,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("match_id", sa.String(32), sa.ForeignKey(matches.c.id), nullable=False, index=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+)
+
+moves = sa.Table(
+    "regent_moves",
+    _meta,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey(matches.c.id), primary_key=True),
+    #: 0, 1, 2...: unique per match, so no move is ever stored twice.
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("seat", sa.Integer),
+    sa.Column("action", sa.Integer),
+    sa.Column("made_at", sa.Float, nullable=False),
+)
+
+
+def _v1(conn: Connection) -> None:
+    """Matches, their seat tokens and their move logs."""
+    _meta.create_all(conn, tables=[matches, seat_tokens, moves])
+
+
+#: The schema's migrations, oldest first: a database at version n runs MIGRATIONS[n:].
+#: A change to the tables above comes with a new migration at the end of this list.
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
+
+
+class StoreError(RuntimeError):
+    """The database cannot be opened or used."""
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    """One row of a match's move log: a move, a resignation or the expiry."""
+
+    number: int
+    kind: str
+    seat: int | None = None
+    action: int | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a match's row says after a move."""
+
+    outcome: str | None
+    current_seat: int | None
+    bot_turn: bool
+
+
+@dataclass
+class MatchRecord:
+    """A stored match: its configuration, token hashes and move log."""
+
+    id: str
+    game: str
+    seats: list[str]
+    rules: dict[str, bool]
+    seed: int
+    public: bool
+    created_at: float
+    token_hashes: dict[str, int] = field(default_factory=dict)
+    log: list[LoggedMove] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What ListMatches shows of a match."""
+
+    id: str
+    game: str
+    seats: list[str]
+    public: bool
+    created_at: float
+    num_moves: int
+    outcome: str | None
+    current_seat: int | None
+
+
+def default_db() -> str:
+    """`regent serve`'s database when `--db` is not given: a SQLite file in the user's data
+    directory."""
+    return str(Path(platformdirs.user_data_dir("regent")) / "matches.sqlite3")
+
+
+def database_url(db: str) -> str:
+    """The SQLAlchemy URL of a `--db` value: a file path, `:memory:`, `sqlite:///...`, or
+    `postgresql://...` (driven by psycopg 3)."""
+    if db == MEMORY:
+        return "sqlite://"
+    if "://" not in db:
+        return "sqlite:///" + str(Path(db).expanduser())
+    for plain in ("postgresql://", "postgres://"):
+        if db.startswith(plain):
+            return "postgresql+psycopg://" + db.removeprefix(plain)
+    return db
+
+
+class Store:
+    """The matches' database; SQLite calls are serialized (one writer at a time)."""
+
+    def __init__(self, db: str) -> None:
+        url = sa.engine.make_url(database_url(db))
+        self.sqlite = url.get_backend_name() == "sqlite"
+        options: dict = {}
+        if self.sqlite and url.database in (None, "", MEMORY):
+            # One connection, shared by the worker threads under the lock below.
+            options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+        elif self.sqlite:
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+            options = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        else:
+            options = {"pool_pre_ping": True}
+        try:
+            # hide_parameters: an error message never quotes a row's values.
+            self.engine: Engine = sa.create_engine(url, hide_parameters=True, **options)
+        except (SQLAlchemyError, ImportError, ValueError) as err:
+            raise StoreError(f"cannot use the database {url!r}: {err}") from None
+        if self.sqlite:
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._lock = threading.Lock() if self.sqlite else None
+        self.url = url.render_as_string(hide_password=True)
+        try:
+            self._migrate()
+        except SQLAlchemyError as err:
+            self.engine.dispose()
+            raise StoreError(f"cannot open the database {self.url}: {err}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """A transaction (committed at the end of the block)."""
+        if self._lock is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._lock, self.engine.begin() as conn:
+            yield conn
+
+    def _migrate(self) -> None:
+        """Bring the schema to the last version, in one transaction (replicas starting
+        together wait for each other on PostgreSQL)."""
+        with self._begin() as conn:
+            if not self.sqlite:
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(7221001)"))
+            _meta.create_all(conn, tables=[schema_version])
+            found = conn.execute(sa.select(schema_version.c.version)).scalar()
+            version = found or 0
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"the database {self.url} has schema version {version}, newer than this "
+                    f"program's {len(MIGRATIONS)}"
+                )
+            for migration in MIGRATIONS[version:]:
+                migration(conn)
+            if found is None:
+                conn.execute(sa.insert(schema_version).values(version=len(MIGRATIONS)))
+            else:
+                conn.execute(sa.update(schema_version).values(version=len(MIGRATIONS)))
+
+    def version(self) -> int:
+        with self._begin() as conn:
+            return conn.execute(sa.select(schema_version.c.version)).scalar_one()
+
+    # -- matches -----------------------------------------------------------------------
+
+    def create(self, record: MatchRecord, progress: Progress) -> None:
+        now = record.created_at
+        with self._begin() as conn:
+            conn.execute(
+                sa.insert(matches).values(
+                    id=record.id,
+                    game=record.game,
+                    seats=json.dumps(record.seats),
+                    rules=json.dumps(record.rules),
+                    seed=str(record.seed),
+                    public=record.public,
+                    created_at=now,
+                    last_active=now,
+                    num_moves=0,
+                    outcome=progress.outcome,
+                    current_seat=progress.current_seat,
+                    bot_turn=progress.bot_turn,
+                )
+            )
+            if record.token_hashes:
+                conn.execute(
+                    sa.insert(seat_tokens),
+                    [
+                        {"token_hash": h, "match_id": record.id, "seat": seat}
+                        for h, seat in record.token_hashes.items()
+                    ],
+                )
+
+    def load(self, match_id: str) -> MatchRecord | None:
+        """The match with its whole log, or None."""
+        with self._begin() as conn:
+            row = conn.execute(sa.select(matches).where(matches.c.id == match_id)).one_or_none()
+            if row is None:
+                return None
+            hashes = conn.execute(
+                sa.select(seat_tokens.c.token_hash, seat_tokens.c.seat).where(
+                    seat_tokens.c.match_id == match_id
+                )
+            ).all()
+            log = _log(conn, match_id, 0)
+        return MatchRecord(
+            id=row.id,
+            game=row.game,
+            seats=json.loads(row.seats),
+            rules=json.loads(row.rules),
+            seed=int(row.seed),
+            public=row.public,
+            created_at=row.created_at,
+            token_hashes=dict(hashes),
+            log=log,
+        )
+
+    def log_since(self, match_id: str, number: int) -> list[LoggedMove]:
+        """The match's log from move `number` on (moves made by other replicas)."""
+        with self._begin() as conn:
+            return _log(conn, match_id, number)
+
+    def append(self, match_id: str, move: LoggedMove, progress: Progress) -> bool:
+        """Commit one move at its number; False (nothing written) when that number is taken."""
+        now = time.time()
+        try:
+            with self._begin() as conn:
+                conn.execute(
+                    sa.insert(moves).values(
+                        match_id=match_id,
+                        number=move.number,
+                        kind=move.kind,
+                        seat=move.seat,
+                        action=move.action,
+                        made_at=now,
+                    )
+                )
+                updated = conn.execute(
+                    sa.update(matches)
+                    .where(matches.c.id == match_id, matches.c.num_moves == move.number)
+                    .values(
+                        num_moves=move.number + 1,
+                        last_active=now,
+                        outcome=progress.outcome,
+                        current_seat=progress.current_seat,
+                        bot_turn=progress.bot_turn,
+                    )
+                )
+                if updated.rowcount != 1:
+                    raise _Taken
+        except (IntegrityError, _Taken):
+            return False
+        return True
+
+    def live_count(self) -> int:
+        with self._begin() as conn:
+            query = sa.select(sa.func.count()).select_from(matches)
+            return conn.execute(query.where(matches.c.outcome.is_(None))).scalar_one()
+
+    def idle(self, before: float) -> list[tuple[str, int]]:
+        """(id, moves) of the live matches with no move since `before`."""
+        with self._begin() as conn:
+            query = sa.select(matches.c.id, matches.c.num_moves).where(
+                matches.c.outcome.is_(None), matches.c.last_active < before
+            )
+            return [(r.id, r.num_moves) for r in conn.execute(query)]
+
+    # -- listing -----------------------------------------------------------------------
+
+    def visible(
+        self, token_hashes: Sequence[str], limit: int, after: tuple[float, str] | None
+    ) -> tuple[list[Summary], bool]:
+        """Public matches and those of the token hashes, oldest first, after the `after`
+        (created_at, id); and whether there are more."""
+        held = sa.select(seat_tokens.c.match_id).where(seat_tokens.c.token_hash.in_(token_hashes))
+        query = sa.select(matches).where(sa.or_(matches.c.public, matches.c.id.in_(held)))
+        if after is not None:
+            created, last_id = after
+            query = query.where(
+                sa.or_(
+                    matches.c.created_at > created,
+                    sa.and_(matches.c.created_at == created, matches.c.id > last_id),
+                )
+            )
+        query = query.order_by(matches.c.created_at, matches.c.id).limit(limit + 1)
+        with self._begin() as conn:
+            rows = conn.execute(query).all()
+        found = [
+            Summary(
+                id=r.id,
+                game=r.game,
+                seats=json.loads(r.seats),
+                public=r.public,
+                created_at=r.created_at,
+                num_moves=r.num_moves,
+                outcome=r.outcome,
+                current_seat=r.current_seat,
+            )
+            for r in rows[:limit]
+        ]
+        return found, len(rows) > limit
+
+    # -- leases: which replica drives a match's bots -------------------------------------
+
+    def take_lease(self, match_id: str, owner: str, seconds: float) -> bool:
+        """Lease the match to `owner` if nobody else holds a current lease."""
+        now = time.time()
+        free = sa.or_(
+            matches.c.lease_owner.is_(None),
+            matches.c.lease_owner == owner,
+            matches.c.lease_expires < now,
+        )
+        with self._begin() as conn:
+            taken = conn.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id, free)
+                .values(lease_owner=owner, lease_expires=now + seconds)
+            )
+            return taken.rowcount == 1
+
+    def renew_leases(self, owner: str, seconds: float) -> None:
+        with self._begin() as conn:
+            conn.execute(
+                sa.update(matches)
+                .where(matches.c.lease_owner == owner)
+                .values(lease_expires=time.time() + seconds)
+            )
+
+    def release_lease(self, match_id: str, owner: str) -> None:
+        with self._begin() as conn:
+            conn.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id, matches.c.lease_owner == owner)
+                .values(lease_owner=None, lease_expires=None)
+            )
+
+    def release_leases(self, owner: str) -> None:
+        with self._begin() as conn:
+            conn.execute(
+                sa.update(matches)
+                .where(matches.c.lease_owner == owner)
+                .values(lease_owner=None, lease_expires=None)
+            )
+
+    def undriven(self, owner: str, limit: int = 100) -> list[str]:
+        """Live matches with a bot to move and no current lease but `owner`'s."""
+        now = time.time()
+        query = (
+            sa.select(matches.c.id)
+            .where(
+                matches.c.outcome.is_(None),
+                matches.c.bot_turn,
+                sa.or_(
+                    matches.c.lease_owner.is_(None),
+                    matches.c.lease_owner == owner,
+                    matches.c.lease_expires < now,
+                ),
+            )
+            .order_by(matches.c.last_active)
+            .limit(limit)
+        )
+        with self._begin() as conn:
+            return list(conn.execute(query).scalars())
+
+
+class _Taken(Exception):
+    """The match's row had moved past the move's number."""
+
+
+def _log(conn: Connection, match_id: str, number: int) -> list[LoggedMove]:
+    query = (
+        sa.select(moves.c.number, moves.c.kind, moves.c.seat, moves.c.action)
+        .where(moves.c.match_id == match_id, moves.c.number >= number)
+        .order_by(moves.c.number)
+    )
+    return [LoggedMove(r.number, r.kind, r.seat, r.action) for r in conn.execute(query)]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
+    """Write-ahead logging, and every commit on disk before it returns."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def page_token(summary: Summary) -> str:
+    """An opaque token to list the matches after this one."""
+    raw = json.dumps([summary.created_at, summary.id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def page_after(token: str) -> tuple[float, str]:
+    """The (created_at, id) a page token holds; ValueError if it is not one."""
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        created, last_id = json.loads(raw)
+    except (ValueError, TypeError):
+        raise ValueError("is not a page token of this server") from None
+    if not isinstance(created, (int, float)) or not isinstance(last_id, str):
+        raise ValueError("is not a page token of this server")
+    return float(created), last_id
