@@ -86,6 +86,7 @@ def observation_to_proto(obs: Observation) -> citadels_pb2.CitadelsObservation:
         keep_left=d.keep_left,
         min_card=_opt_district(d.min_card),
         redraw_count=d.redraw_count,
+        before_resources=d.before_resources,
         destroyed=_opt_district(d.destroyed),
         warlord=d.warlord,
     )
@@ -197,6 +198,7 @@ def _decision(msg: citadels_pb2.CitadelsDecision, path: str) -> Decision:
         keep_left=msg.keep_left,
         min_card=_one(msg.min_card, _DISTRICT, "district", f"{path}.min_card"),
         redraw_count=msg.redraw_count,
+        before_resources=msg.before_resources,
         destroyed=_one(msg.destroyed, _DISTRICT, "district", f"{path}.destroyed"),
         warlord=msg.warlord if msg.HasField("warlord") else None,
     )

@@ -115,6 +115,7 @@ cpdef enum Phase:
 
 cdef struct CTRules:
     uint8_t eight_districts     # 4-7 players: a city is complete at 8 districts
+    uint8_t powers_before_resources # powers and unique districts also before the resource step
 
 cdef struct CTState:
     uint64_t rng[4]             # the game's own chance (shuffles)
@@ -145,6 +146,7 @@ cdef struct CTState:
     uint8_t robbed
     uint8_t top_char[MAX_PLAYERS]   # highest character revealed this round + 1 (0: none)
     # The turn under way.
+    uint8_t resource_done           # the resource step is over (gold or cards taken)
     uint8_t income_done
     uint8_t power_done
     uint8_t builds_left

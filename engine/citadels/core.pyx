@@ -311,6 +311,7 @@ cdef void advance_call(CTState* s) noexcept nogil:
             s.crown = h
         s.cur = h
         s.phase = PH_RESOURCE
+        s.resource_done = 0
         s.income_done = 0
         s.power_done = 0
         s.builds_left = 3 if c == ARCHITECT else 1
@@ -326,7 +327,14 @@ cdef void after_resource(CTState* s) noexcept nogil:
         s.gold[s.cur] += 1
     elif s.call == ARCHITECT:
         draw_to_hand(s, s.cur, 2)
+    s.resource_done = 1
     s.phase = PH_MAIN
+
+
+cdef inline int turn_phase(const CTState* s) noexcept nogil:
+    """Where the turn resumes after the Magician's redraw or the Graveyard: the
+    resource step if it is still to come (`powers_before_resources`), else the rest."""
+    return PH_MAIN if s.resource_done else PH_RESOURCE
 
 
 cdef void keep_rest(CTState* s) noexcept nogil:
@@ -446,16 +454,10 @@ cdef void destroy(CTState* s, int owner, int kind) noexcept nogil:
 
 # -- legal actions -----------------------------------------------------------
 
-cdef int main_actions(const CTState* s, int16_t* out) noexcept nogil:
-    cdef int n = 0, p = s.cur, c = s.call, k, q, i, kind
-    if s.builds_left > 0:
-        for k in range(NUM_DKINDS):
-            if s.hand_kind[p][k] and CT_COST[k] <= s.gold[p] and not ct_has(s, p, k):
-                out[n] = A_BUILD + k
-                n += 1
-    if not s.income_done and ct_income(s, p, c) > 0:
-        out[n] = A_INCOME
-        n += 1
+cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
+    """Append the character's power and the unique districts' actions not used
+    yet this turn (each once per turn), in id order."""
+    cdef int p = s.cur, c = s.call, k, q, kind
     if not s.power_done:
         if c == ASSASSIN:
             for k in range(1, NUM_CHARS):
@@ -492,6 +494,20 @@ cdef int main_actions(const CTState* s, int16_t* out) noexcept nogil:
     if not s.smithy_done and ct_has(s, p, K_SMITHY) and s.gold[p] >= 2:
         out[n] = A_SMITHY
         n += 1
+    return n
+
+
+cdef int main_actions(const CTState* s, int16_t* out) noexcept nogil:
+    cdef int n = 0, p = s.cur, k
+    if s.builds_left > 0:
+        for k in range(NUM_DKINDS):
+            if s.hand_kind[p][k] and CT_COST[k] <= s.gold[p] and not ct_has(s, p, k):
+                out[n] = A_BUILD + k
+                n += 1
+    if not s.income_done and ct_income(s, p, s.call) > 0:
+        out[n] = A_INCOME
+        n += 1
+    n = power_actions(s, out, n)
     out[n] = A_END_TURN
     return n + 1
 
@@ -508,6 +524,8 @@ cdef int ct_legal_actions(const CTState* s, int16_t* out) noexcept nogil:
         out[0] = A_GOLD
         out[1] = A_CARDS
         n = 2
+        if s.rules.powers_before_resources:
+            n = power_actions(s, out, n)
     elif ph == PH_KEEP:
         for k in range(NUM_DKINDS):
             for i in range(s.drawn_n):
@@ -596,7 +614,7 @@ cdef void ct_apply(CTState* s, int a) noexcept nogil:
         draw_to_hand(s, p, s.redraw_n)
         s.redraw_n = 0
         s.redraw_min = 0
-        s.phase = PH_MAIN
+        s.phase = turn_phase(s)
     elif a < A_LAB:
         a -= A_DESTROY
         destroy(s, a // NUM_DKINDS, a % NUM_DKINDS)
@@ -618,7 +636,7 @@ cdef void ct_apply(CTState* s, int a) noexcept nogil:
             deck_under(s, card, all_players(s))
         s.gy_card = NO_CARD
         s.cur = s.warlord
-        s.phase = PH_MAIN
+        s.phase = turn_phase(s)
     elif a == A_END_TURN:
         s.call += 1
         advance_call(s)

@@ -65,6 +65,9 @@ class Decision:
     min_card: str | None = None
     #: Magician: cards put under the deck so far.
     redraw_count: int = 0
+    #: The Magician's redraw or the Graveyard came before the resource step (rules option
+    #: `powers_before_resources`): the turn goes back to it.
+    before_resources: bool = False
     #: Graveyard: the destroyed district on offer, and the Warlord's player.
     destroyed: str | None = None
     warlord: int | None = None
@@ -192,6 +195,7 @@ def _decision(r: Reader) -> Decision:
         keep_left=r.int("keep_left", 0),
         min_card=r.opt_str("min_card"),
         redraw_count=r.int("redraw_count", 0),
+        before_resources=r.bool("before_resources", False),
         destroyed=r.opt_str("destroyed"),
         warlord=r.opt_int("warlord"),
     )

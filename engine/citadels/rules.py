@@ -1,4 +1,4 @@
-"""Rules options for Citadels (classic): the longer game of the rulebook."""
+"""Rules options for Citadels (classic): the longer game, and powers before the resource step."""
 
 from __future__ import annotations
 
@@ -13,4 +13,9 @@ class RulesConfig(Options):
 
     eight_districts: bool = option(
         False, "4-7 players: a city is complete at 8 districts, as in the original edition"
+    )
+    powers_before_resources: bool = option(
+        False,
+        "character powers and unique districts' actions may also be used before the resource"
+        " step (not building, not income), as many tables play",
     )

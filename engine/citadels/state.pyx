@@ -9,7 +9,7 @@ from engine.citadels.api cimport ct_game_api
 from engine.citadels.core cimport (
     CT_COPIES, CT_FIRST, CT_KIND, LOC_ASIDE, LOC_CITY, LOC_DECK, LOC_HAND,
     MAX_PLAYERS, NO_CARD, NO_CHAR, NOBODY, NUM_CHARS, NUM_DISTRICTS, PH_DISCARD, PH_END,
-    PH_GRAVEYARD, PH_KEEP, PH_PICK, PH_REDRAW, CTRules, CTState, ct_check, ct_city_add,
+    PH_GRAVEYARD, PH_KEEP, PH_MAIN, PH_PICK, PH_REDRAW, CTRules, CTState, ct_check, ct_city_add,
     ct_deal_characters, ct_draft_step, ct_init, ct_scores, ct_seen_slots,
 )
 from engine.cstate cimport CState, api_playout
@@ -29,6 +29,7 @@ MAX_GOLD = 10_000
 cdef CTRules c_rules(object rules):
     cdef CTRules r
     r.eight_districts = rules.eight_districts
+    r.powers_before_resources = rules.powers_before_resources
     return r
 
 
@@ -206,6 +207,7 @@ cdef class CitadelsState(CState):
             keep_left=s.keep_left if ph == PH_KEEP else 0,
             min_card=min_card,
             redraw_count=s.redraw_n,
+            before_resources=(ph == PH_REDRAW or ph == PH_GRAVEYARD) and not s.resource_done,
             destroyed=DISTRICT_NAMES[CT_KIND[s.gy_card]] if ph == PH_GRAVEYARD else None,
             warlord=s.warlord if ph == PH_GRAVEYARD else None,
         )
@@ -557,6 +559,7 @@ cdef _place_decision(CTState* s, obs):
     if not 0 <= d.builds_left <= 3:
         raise InvalidObservationError("decision.builds_left", "must be from 0 to 3")
     s.builds_left = d.builds_left
+    _place_resource_step(s, obs)
     s.income_done = d.income_done
     s.power_done = d.power_done
     s.lab_done = d.laboratory_done
@@ -583,6 +586,32 @@ cdef _place_decision(CTState* s, obs):
     if s.holder[s.call] != acting or not (s.revealed >> s.call) & 1:
         raise InvalidObservationError(
             "decision.called", "must be a character revealed by the player whose turn it is")
+
+
+cdef _place_resource_step(CTState* s, obs):
+    """Whether the resource step is over; before it, only what `powers_before_resources`
+    allows may have been used."""
+    d = obs.decision
+    if d.before_resources and not (s.phase == PH_REDRAW or s.phase == PH_GRAVEYARD):
+        raise InvalidObservationError(
+            "decision.before_resources", "is for the Magician's redraw and the Graveyard only")
+    if d.before_resources and not obs.rules.powers_before_resources:
+        raise InvalidObservationError(
+            "decision.before_resources", "needs the rules option powers_before_resources")
+    s.resource_done = s.phase == PH_MAIN or (
+        (s.phase == PH_REDRAW or s.phase == PH_GRAVEYARD) and not d.before_resources)
+    if s.resource_done:
+        return
+    if d.income_done:
+        raise InvalidObservationError(
+            "decision.income_done", "income is collected after the resource step")
+    if not obs.rules.powers_before_resources and (
+            d.power_done or d.laboratory_done or d.smithy_done):
+        raise InvalidObservationError(
+            "decision.power_done" if d.power_done else
+            "decision.laboratory_done" if d.laboratory_done else "decision.smithy_done",
+            "powers and districts come after the resource step (rules option"
+            " powers_before_resources allows them before)")
 
 
 def _first_difference(got, want):

@@ -179,13 +179,18 @@ cdef void reshuffle(RCState* s) noexcept nogil:
         s.loc[card] = LOC_RESERVE
 
 
+cdef inline bint can_draw(const RCState* s) noexcept nogil:
+    """Whether a card can be drawn: from the pile, or after a reshuffle (the discard
+    pile and the Reserve together must leave a card once a new Reserve of four is dealt)."""
+    return s.pile_n > 0 or s.discard_n + s.reserve_n > RESERVE_SIZE
+
+
 cdef int draw(RCState* s) noexcept nogil:
     """The top card of the pile (the caller places it), or NO_CARD when neither
-    the pile nor a reshuffle can supply one (the discard pile and the Reserve
-    together must leave a card once a new Reserve of four is dealt)."""
+    the pile nor a reshuffle can supply one."""
+    if not can_draw(s):
+        return NO_CARD
     if s.pile_n == 0:
-        if s.discard_n + s.reserve_n <= RESERVE_SIZE:
-            return NO_CARD
         reshuffle(s)
     s.pile_n -= 1
     return s.pile[s.pile_n]
@@ -426,9 +431,14 @@ cdef void start_purchase(RCState* s) noexcept nogil:
     s.phase = PH_PURCHASE
 
 
+#: The last row the rulebook prints. Row 2 may hold four cards of one colour, so a 17th
+#: face-up card can be added; RULES-NOTES counts a row past this one as this one.
+DEF LAST_ROW = 5
+
+
 cdef void add_card(RCState* s, int card) noexcept nogil:
     """Step C with the card chosen: rows, the VP for a row, Revolts."""
-    cdef int row = 2 + s.market_n // 4, colour = card_colour(card), c, i, low, other
+    cdef int row = min(2 + s.market_n // 4, LAST_ROW), colour = card_colour(card), c, i, low, other
     cdef bint bought = (s.purchased >> s.cur) & 1
     if row == 2:
         market_add(s, card)
@@ -833,7 +843,8 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
             n += 1
         out[n] = A_ADD
         n += 1
-        if (s.hero_up >> p) & 1:
+        # The Hero draws two to keep one: with nothing to draw it would be spent for nothing.
+        if (s.hero_up >> p) & 1 and can_draw(s):
             out[n] = A_ADD_HERO
             n += 1
     elif ph == PH_PURCHASE:

@@ -235,6 +235,35 @@ def test_revolt_in_row_four_gives_two_vp():
     assert state.phase == "purchase"
 
 
+# Row 2 holds four purples; every other colour has its pair: 16 face-up cards, and any card
+# added next is a 17th, a Revolt in "row 6".
+SIXTEEN = [
+    "purple-1", "purple-2", "purple-3", "purple-4",
+    *(f"{colour}-{v}" for colour in ("yellow", "pink", "red", "blue", "green", "white")
+      for v in (1, 2)),
+]  # fmt: skip
+
+
+def test_a_seventeenth_face_up_card_revolts_as_in_row_five():
+    """RULES-NOTES (round 2): "a row number past 5 counts as row 5" (the rulebook prints rows
+    2-5 only): the other Nobles gain 3 VP, not 4."""
+    state = position(3, market=SIXTEEN, pile=["yellow-3"], reserve_size=0)
+    assert len(state.observation(0).market) == 16
+    play(state, "add")
+    assert state.scores() == [0, 3, 3]
+    assert state.phase == "purchase"
+    view = state.observation(0)
+    assert len(view.market) == 15 and "yellow-3" in view.market
+
+
+def test_a_seventeenth_card_after_purchasing_resolves_the_effect_without_vp():
+    state = position(market=SIXTEEN, pile=["green-5"], reserve_size=0, purchased=(0,))
+    play(state, "add")
+    assert state.scores() == [0, 0]
+    # The lowest discarded green is the 1: the Villager, with no City to take from.
+    assert state.phase == "turn" and state.current_player == 1
+
+
 def test_revolt_by_last_purchaser_ends_the_season():
     """Purchase: "If you are the last Noble to buy, your turn ends and everyone moves to PHASE 2";
     a Revolt's forced purchase counts."""
@@ -424,6 +453,43 @@ def test_hero_kept_card_can_revolt_and_hero_comes_back():
     assert view.market == ("yellow-1", "red-2", "blue-3")
     assert state.phase == "purchase"
     assert state.scores() == [0, 1]
+
+
+def test_hero_not_offered_when_no_card_can_be_drawn():
+    """RULES-NOTES (round 2): "The Hero can't be used to add when no card can be drawn (nothing
+    would be kept)": it stays face up."""
+    reserve = ["green-1", "green-2", "green-3", "green-4"]
+    state = position(
+        market=REVOLT_MARKET,
+        hands={1: everything_else(REVOLT_MARKET, reserve)},
+        pile=[],
+        reserve_size=4,
+        hero_up=(0,),
+    )
+    assert legal_texts(state) == ["purchase", "add"]
+    play(state, "add")
+    assert state.observation(0).players[0].hero_up
+
+
+@pytest.mark.parametrize(
+    ("pile", "discard"), [(["green-1"], []), ([], ["green-1"])], ids=["pile", "reshuffle"]
+)
+def test_hero_offered_when_one_card_can_be_drawn(pile, discard):
+    """With one card to draw (from the pile, or from the discard pile once the Reserve is
+    dealt again), the Hero adds it and turns face down."""
+    reserve = ["green-2", "green-3", "green-4", "green-5"]
+    state = position(
+        market=REVOLT_MARKET,
+        hands={1: everything_else(REVOLT_MARKET, reserve, pile, discard)},
+        pile=pile,
+        discard=discard,
+        reserve_size=4,
+        hero_up=(0,),
+    )
+    assert legal_texts(state) == ["purchase", "add", "add hero"]
+    play(state, "add hero")
+    view = state.observation(0)
+    assert len(view.market) == 5 and not view.players[0].hero_up
 
 
 # -- the draw pile -----------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.royal_cities import RoyalCitiesState, RulesConfig
-from tests.royal_cities.positions import legal_texts, play, position, seed_for_draws
+from tests.royal_cities.positions import ALL_CARDS, legal_texts, play, position, seed_for_draws
 
 MARKET4 = ["purple-3", "yellow-4", "pink-1", "white-1"]
 EXPERT = RulesConfig(expert_royal_taxes=True)
@@ -205,6 +205,17 @@ def test_add_no_card_for_the_regent_keep_one_discard_the_other() -> None:
     assert "red-2" not in state.observation(0).market
     assert discarded(state) - before == Counter(["red-2"])
     assert regent(state) == cities(red=["red-2", "red-5"])
+
+
+def test_add_with_a_single_card_to_draw_puts_it_in_the_market() -> None:
+    """RULES-NOTES (round 2): adding when only one card can be drawn, it goes to the Market
+    (the add's purpose); the Regent gets nothing that turn."""
+    rest = sorted((ALL_CARDS - Counter([*MARKET4, "red-3"])).elements())
+    state = solo(pile=["red-3"], hands={0: rest})
+    play(state, "add")
+    assert state.observation(0).market == (*MARKET4[:3], "red-3", "white-1")
+    assert regent(state) == cities()
+    assert state.phase == "turn"
 
 
 def test_add_row_vp_in_solo() -> None:

@@ -127,7 +127,8 @@ def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     assert citadels.name == "citadels"
     assert list(citadels.player_counts) == [2, 3, 4, 5, 6, 7]
     assert [(o.name, o.default_value) for o in citadels.rules_options] == [
-        ("eight_districts", False)
+        ("eight_districts", False),
+        ("powers_before_resources", False),
     ]
     assert citadels.rules_options[0].description
     assert game.game == common_pb2.GAME_ROYAL_CITIES

@@ -46,6 +46,50 @@ def test_list_games_has_citadels(advisor) -> None:
     assert list(citadels.player_counts) == [2, 3, 4, 5, 6, 7]
 
 
+def test_list_games_lists_every_citadels_rules_option(advisor) -> None:
+    games = advisor.ListGames(advisor_pb2.ListGamesRequest(), timeout=5).games
+    citadels = next(g for g in games if g.name == "citadels")
+    listed = [(o.name, o.default_value, o.description) for o in citadels.rules_options]
+    assert listed == [
+        (name, default, doc) for name, default, doc in engine.citadels.RulesConfig.options()
+    ]
+    assert ("powers_before_resources", False) in [(name, d) for name, d, _ in listed]
+
+
+def _before_resources(state: engine.State) -> bool:
+    """A Magician's redraw or a Graveyard decision before the resource step."""
+    return state.phase in ("redraw", "graveyard") and (
+        state.observation(state.current_player).decision.before_resources
+    )
+
+
+def test_powers_before_resources_travel_through_proto_and_the_service(advisor) -> None:
+    early = engine.citadels.RulesConfig(powers_before_resources=True)
+    for seed in range(40):
+        state = engine.new_game("citadels", 4, seed=seed, rules=early)
+        rng = random.Random(seed)
+        while not (state.is_terminal() or _before_resources(state)):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    obs = state.observation(state.current_player)
+    assert obs.rules.powers_before_resources and obs.decision.before_resources
+    msg = observation_to_proto(obs)
+    assert msg.citadels.rules.powers_before_resources
+    assert msg.citadels.decision.before_resources
+    assert observation_from_proto(advisor_pb2.Observation.FromString(msg.SerializeToString())) == (
+        obs
+    )
+    legal = advisor.LegalMoves(advisor_pb2.LegalMovesRequest(observation=msg), timeout=10)
+    assert legal_ids(legal) == state.legal_actions()
+    # At the start of a turn the service offers the powers along with the resource step.
+    _, start = citadels_position(4, 5, lambda s: s.phase == "resource" and s.round >= 2)
+    start.citadels.rules.powers_before_resources = True
+    texts = [m.text for m in advisor.LegalMoves(
+        advisor_pb2.LegalMovesRequest(observation=start), timeout=10).moves]  # fmt: skip
+    assert texts[:2] == ["gold", "cards"] and "end turn" not in texts
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 5, 7])
 def test_recommend_and_legal_moves(advisor, num_players: int) -> None:
     state, observation = citadels_position(num_players, num_players, _main_turn)
@@ -235,12 +279,15 @@ def test_hosted_citadels_match_hides_what_others_cannot_see(
         game=common_pb2.GAME_CITADELS,
         seats=seats,
         seed=seed,
-        citadels_rules=_pb.CitadelsRules(eight_districts=seed % 2 == 0),
+        citadels_rules=_pb.CitadelsRules(
+            eight_districts=seed % 2 == 0, powers_before_resources=seed > 2
+        ),
     )
     created = matches.CreateMatch(request, timeout=10)
     tokens = {t.seat: t.token for t in created.tokens}
     match = regent_server.true_match(created.match_id)
     assert match.game == "citadels" and match.state.rules.eight_districts == (seed % 2 == 0)
+    assert match.state.rules.powers_before_resources == (seed > 2)
     rng = random.Random(seed)
     views = 0
     finished = False

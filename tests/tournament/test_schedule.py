@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from clients.tournament.config import ConfigError, TournamentConfig
+from clients.tournament.config import ConfigError, TournamentConfig, parse_rule
 from clients.tournament.schedule import arrangements, deal_seed, schedule
 
 
@@ -89,3 +89,14 @@ def test_bad_configs_are_refused_with_the_reason(changes: dict, message: str) ->
               "games": 10, "seed": 1} | changes  # fmt: skip
     with pytest.raises(ConfigError, match=message):
         TournamentConfig(**fields)
+
+
+def test_a_rule_names_an_option_of_the_game() -> None:
+    """`--rule name=value` reaches the game's rules object (Citadels' newest option too)."""
+    rule = parse_rule("powers_before_resources=true", "citadels")
+    assert rule == ("powers_before_resources", True)
+    chosen = TournamentConfig("citadels", 2, (("a", "random"), ("b", "random")), 2, seed=1,
+                              rules=dict([rule]))  # fmt: skip
+    assert chosen.rules_config().powers_before_resources
+    with pytest.raises(ConfigError, match="powers_before_resources"):
+        parse_rule("powers_before_resources=true", "royal_cities")

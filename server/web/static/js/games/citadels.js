@@ -102,6 +102,7 @@ function normalize(obs) {
     view.built_rounds = view.built_rounds || [];
     view.characters = (view.characters || []).slice().sort(byCharacter);
   }
+  obs.rules = obs.rules || {};
   obs.round = obs.round || 1;
   obs.crown = obs.crown || 0;
   obs.first_picker = obs.first_picker || 0;
@@ -207,6 +208,7 @@ function renderSetup(root, obs, changed) {
     select("crown", "Crown", who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
     select("first-picker", "First to pick", who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
     toggleBox("eight-districts", "8 districts end the game", obs.rules, "eight_districts", edit),
+    toggleBox("powers-before-resources", "powers before gold or cards", obs.rules, "powers_before_resources", edit),
     el("span", { class: "muted", id: "deck" }, `Deck: ${obs.deck_size} (what the rest leaves)`),
   );
 
@@ -382,6 +384,9 @@ function decisionEditor(obs, edit) {
     if (phase === "KEEP") parts.push(el("label", {}, "Keep", stepper("keep-left", d.keep_left || 0, 1, 2, (v) => edit(() => (d.keep_left = v))())));
     parts.push(toggleBox("income-done", "income collected", d, "income_done", edit));
     parts.push(toggleBox("power-done", "power used", d, "power_done", edit));
+    if ((phase === "REDRAW" || phase === "GRAVEYARD") && obs.rules.powers_before_resources) {
+      parts.push(toggleBox("before-resources", "before gold or cards", d, "before_resources", edit));
+    }
   }
   return el("div", { class: "row" }, ...parts);
 }
