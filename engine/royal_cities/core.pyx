@@ -433,7 +433,8 @@ cdef void start_purchase(RCState* s) noexcept nogil:
 
 #: The last row the rulebook prints. Row 2 may hold four cards of one colour, so a 17th
 #: face-up card can be added; RULES-NOTES counts a row past this one as this one.
-DEF LAST_ROW = 5
+cdef enum:
+    LAST_ROW = 5
 
 
 cdef void add_card(RCState* s, int card) noexcept nogil:
