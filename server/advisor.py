@@ -13,7 +13,7 @@ from search.bots import BOT_KINDS, search_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.convert import GAME_FIELDS, observation_from_proto, observer_of
-from server.limits import BudgetError, ServerLimits, effective_budget
+from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import Rejected, failed_precondition, invalid_argument, resource_exhausted
 
@@ -93,13 +93,11 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             )
         except (ValueError, TypeError) as err:
             raise Rejected(invalid_argument("bot", str(err))) from None
-        if config is not None and config.max_nodes > self.limits.max_nodes:
-            raise Rejected(
-                resource_exhausted(
-                    "bot", f"max_nodes {config.max_nodes} exceeds the server's limit of "
-                    f"{self.limits.max_nodes}",
-                )
-            )  # fmt: skip
+        if config is not None:
+            try:
+                check_tree(self.limits, config.max_nodes)
+            except BudgetError as err:
+                raise Rejected(resource_exhausted("bot", str(err))) from None
         if config is None:
             raise Rejected(
                 invalid_argument("bot", f"advice needs a search bot ({', '.join(BOT_KINDS[2:])})")

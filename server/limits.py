@@ -51,6 +51,16 @@ class BudgetError(Exception):
         self.negative = negative
 
 
+def check_tree(limits: ServerLimits, max_nodes: int) -> None:
+    """BudgetError when a bot asks for a larger search tree than the server keeps."""
+    if max_nodes > limits.max_nodes:
+        raise BudgetError(
+            "max_nodes",
+            f"{max_nodes} exceeds the server's limit of {limits.max_nodes}",
+            negative=False,
+        )
+
+
 def effective_budget(
     limits: ServerLimits,
     iterations: int,

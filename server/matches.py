@@ -25,7 +25,7 @@ from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import Bot, make_bot, search_config
 from server.botpool import BotPool
 from server.convert import GAME_FIELDS, observation_to_proto, rules_of_request
-from server.limits import BudgetError, ServerLimits, effective_budget
+from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.status import (
     failed_precondition,
     invalid_argument,
@@ -471,6 +471,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 effective_budget(
                     self.limits, config.iterations, config.seconds, config.threads, None
                 )
+                check_tree(self.limits, config.max_nodes)
             except BudgetError as err:
                 make = invalid_argument if err.negative else resource_exhausted
                 reason = f"{err.field.removeprefix('budget.')} {err.reason}"

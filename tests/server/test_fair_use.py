@@ -11,9 +11,15 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer, field_violations, position, serving
+from tests.server.conftest import (
+    RunningServer,
+    field_violations,
+    position,
+    serving,
+    violated_fields,
+)
 
 Code = grpc.StatusCode
 
@@ -110,6 +116,39 @@ def test_bad_bot_options_are_invalid_arguments(
     (violation,) = field_violations(info.value)
     assert violation.field == "bot"
     assert violation.description.startswith(name), violation.description
+
+
+@pytest.mark.parametrize(("options", "name"), BAD_OPTIONS)
+def test_bad_options_of_a_hosted_bot_are_invalid_arguments(
+    matches: matches_pb2_grpc.MatchServiceStub, options: str, name: str
+) -> None:
+    """Refused at CreateMatch, naming the seat and the option: never a match stuck at move 0."""
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_ROYAL_CITIES,
+        seats=[matches_pb2.SeatSpec(human_name="a"), matches_pb2.SeatSpec(bot=f"pimc:{options}")],
+    )
+    with pytest.raises(grpc.RpcError) as info:
+        matches.CreateMatch(request, timeout=10)
+    assert info.value.code() == Code.INVALID_ARGUMENT, info.value.details()
+    (violation,) = field_violations(info.value)
+    assert violation.field == "seats[1].bot"
+    assert violation.description.startswith(name), violation.description
+
+
+def test_a_hosted_bot_with_a_tree_larger_than_the_server_allows(
+    matches: matches_pb2_grpc.MatchServiceStub,
+) -> None:
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_CITADELS,
+        seats=[
+            matches_pb2.SeatSpec(human_name="a"),
+            matches_pb2.SeatSpec(bot="mo-ismcts:max_nodes=2000000000"),
+        ],
+    )
+    with pytest.raises(grpc.RpcError) as info:
+        matches.CreateMatch(request, timeout=10)
+    assert info.value.code() == Code.RESOURCE_EXHAUSTED
+    assert violated_fields(info.value) == ["seats[1].bot"]
 
 
 def test_a_tree_larger_than_the_server_allows(
