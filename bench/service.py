@@ -24,6 +24,7 @@ from search.search import SearchConfig, search
 from server.app import serve
 from server.convert import observation_to_proto
 from server.limits import ServerLimits
+from server.store import MEMORY
 
 
 @dataclass(frozen=True)
@@ -56,18 +57,19 @@ def _request(iterations: int, seed: int) -> tuple[engine.State, advisor_pb2.Reco
     return engine.state_from_observation(observation, seed=seed), request
 
 
-def _serve(address: str, limits: ServerLimits) -> None:
-    asyncio.run(serve(address, limits))
+def _serve(address: str, limits: ServerLimits, db: str) -> None:
+    asyncio.run(serve(address, limits, db=db))
 
 
 @contextmanager
-def server_process(limits: ServerLimits) -> Iterator[str]:
-    """`regent serve` in its own process (as in production), on a free loopback port."""
+def server_process(limits: ServerLimits, db: str = MEMORY) -> Iterator[str]:
+    """`regent serve` in its own process (as in production), on a free loopback port, its
+    hosted matches in `db`."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         address = f"127.0.0.1:{probe.getsockname()[1]}"
     process = multiprocessing.get_context("spawn").Process(
-        target=_serve, args=(address, limits), daemon=True
+        target=_serve, args=(address, limits, db), daemon=True
     )
     process.start()
     try:

@@ -12,6 +12,10 @@ WEB_ADDRESS = "127.0.0.1:8080"
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.target == "fuzz":
+        from bench.fuzz import run as run_fuzz
+
+        return 0 if run_fuzz(args.requests, args.seed, args.clients, args.json).ok else 1
     if args.target == "service":
         from bench.service import run as run_service
 
@@ -335,7 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     bench = commands.add_parser("bench", help="print speed figures")
-    bench.add_argument("target", choices=["engine", "search", "service"], help="what to measure")
+    bench.add_argument(
+        "target", choices=["engine", "search", "service", "fuzz"], help="what to measure"
+    )
     bench.add_argument(
         "--game", choices=["royal-cities", "citadels"], help="one game only (default: both)"
     )
@@ -357,7 +363,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--iterations", type=int, default=1000, help="service: search budget per call"
     )
     bench.add_argument("--calls", type=int, default=30, help="service: calls per measurement")
-    bench.add_argument("--clients", type=int, default=16, help="service: concurrent clients")
+    bench.add_argument(
+        "--clients", type=int, default=16, help="service and fuzz: concurrent clients"
+    )
+    bench.add_argument(
+        "--requests", type=int, default=10_000, help="fuzz: mutated requests to send"
+    )
     bench.set_defaults(func=_bench)
 
     match = commands.add_parser(
