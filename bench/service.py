@@ -1,11 +1,13 @@
 """`regent bench service`: what the service adds to a search (Recommend through
-a real server on loopback against the same search in process) and its
-throughput with 16 concurrent clients."""
+a real server on loopback against the same search in process), its throughput
+and latency with many concurrent clients, and how many of their calls it
+refused as busy (RESOURCE_EXHAUSTED: more searches than `--max-searches`)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import multiprocessing
 import socket
 import statistics
@@ -35,8 +37,12 @@ class ServiceFigures:
     through_server_ms: float  # median per Recommend
     overhead_ratio: float
     concurrent_clients: int
-    concurrent_calls: int
+    max_searches: int
+    concurrent_calls: int  # answered
+    refused_calls: int  # RESOURCE_EXHAUSTED: the server was running its limit of searches
     concurrent_seconds: float
+    p50_ms: float  # of the answered calls
+    p99_ms: float
 
     @property
     def calls_per_second(self) -> float:
@@ -83,10 +89,12 @@ def server_process(limits: ServerLimits, db: str = MEMORY) -> Iterator[str]:
         process.join(10)
 
 
-def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigures:
+def run(
+    iterations: int, calls: int, clients: int, as_json: bool, max_searches: int = 4
+) -> ServiceFigures:
     state, request = _request(iterations, 1)
     config = SearchConfig(iterations=iterations, threads=1, seed=1)
-    limits = ServerLimits(max_searches=clients)
+    limits = ServerLimits(max_searches=max_searches)
     with server_process(limits) as address, grpc.insecure_channel(address) as channel:
         stub = advisor_pb2_grpc.AdvisorServiceStub(channel)
         stub.Recommend(request)  # warm up the channel
@@ -98,22 +106,9 @@ def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigu
             start = time.perf_counter()
             stub.Recommend(request)
             remote.append(time.perf_counter() - start)
-        done = []
-
-        def client() -> None:
-            with grpc.insecure_channel(address) as own:
-                own_stub = advisor_pb2_grpc.AdvisorServiceStub(own)
-                for _ in range(calls):
-                    own_stub.Recommend(request)
-                    done.append(1)
-
-        start = time.perf_counter()
-        threads = [threading.Thread(target=client) for _ in range(clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - start
+        answered, refused = _concurrent(address, request, calls, clients)
+        elapsed = answered.pop()
+    latencies = sorted(answered)
     figures = ServiceFigures(
         iterations=iterations,
         calls=calls,
@@ -121,8 +116,12 @@ def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigu
         through_server_ms=statistics.median(remote) * 1000,
         overhead_ratio=statistics.median(remote) / statistics.median(local),
         concurrent_clients=clients,
-        concurrent_calls=len(done),
+        max_searches=max_searches,
+        concurrent_calls=len(latencies),
+        refused_calls=refused,
         concurrent_seconds=elapsed,
+        p50_ms=_quantile(latencies, 0.50) * 1000,
+        p99_ms=_quantile(latencies, 0.99) * 1000,
     )
     if as_json:
         print(
@@ -133,6 +132,51 @@ def run(iterations: int, calls: int, clients: int, as_json: bool) -> ServiceFigu
         print(f"  in process      {figures.in_process_ms:8.1f} ms")
         print(f"  through server  {figures.through_server_ms:8.1f} ms")
         print(f"  overhead ratio  {figures.overhead_ratio:8.3f}")
-        print(f"{clients} concurrent clients, {calls} calls each:")
-        print(f"  throughput      {figures.calls_per_second:8.1f} calls/s")
+        print(f"{clients} concurrent clients, {calls} calls each, --max-searches {max_searches}:")
+        print(f"  throughput      {figures.calls_per_second:8.1f} calls/s answered")
+        print(f"  latency p50     {figures.p50_ms:8.1f} ms")
+        print(f"  latency p99     {figures.p99_ms:8.1f} ms")
+        print(f"  refused (busy)  {figures.refused_calls:8d} of {clients * calls}")
     return figures
+
+
+def _concurrent(
+    address: str, request: advisor_pb2.RecommendRequest, calls: int, clients: int
+) -> tuple[list[float], int]:
+    """`clients` threads, each on its own channel, each making `calls` Recommend calls: the
+    latencies of the answered calls (then the wall time of the whole), and how many were
+    refused as busy."""
+    latencies: list[float] = []
+    refused = [0]
+    lock = threading.Lock()
+
+    def client() -> None:
+        with grpc.insecure_channel(address) as own:
+            own_stub = advisor_pb2_grpc.AdvisorServiceStub(own)
+            for _ in range(calls):
+                start = time.perf_counter()
+                try:
+                    own_stub.Recommend(request, timeout=60)
+                except grpc.RpcError as err:
+                    if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        raise
+                    with lock:
+                        refused[0] += 1
+                    continue
+                with lock:
+                    latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [*latencies, time.perf_counter() - start], refused[0]
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The q-quantile of sorted values (nearest rank); 0 with none."""
+    if not values:
+        return 0.0
+    return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]

@@ -15,11 +15,13 @@ def _bench(args: argparse.Namespace) -> int:
     if args.target == "fuzz":
         from bench.fuzz import run as run_fuzz
 
-        return 0 if run_fuzz(args.requests, args.seed, args.clients, args.json).ok else 1
+        workers = args.clients or 4
+        return 0 if run_fuzz(args.requests, args.seed, workers, args.json).ok else 1
     if args.target == "service":
         from bench.service import run as run_service
 
-        run_service(args.iterations, args.calls, args.clients, args.json)
+        clients = args.clients or 64
+        run_service(args.iterations, args.calls, clients, args.json, args.max_searches)
         return 0
     if args.target == "engine":
         from bench.engine import run
@@ -363,8 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--iterations", type=int, default=1000, help="service: search budget per call"
     )
     bench.add_argument("--calls", type=int, default=30, help="service: calls per measurement")
+    bench.add_argument("--clients", type=int, help="concurrent clients (service: 64, fuzz: 4)")
     bench.add_argument(
-        "--clients", type=int, default=16, help="service and fuzz: concurrent clients"
+        "--max-searches", type=int, default=4, help="service: the server's --max-searches"
     )
     bench.add_argument(
         "--requests", type=int, default=10_000, help="fuzz: mutated requests to send"

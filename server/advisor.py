@@ -108,6 +108,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         await context.abort_with_status(status)
 
     async def Recommend(self, request, context):
+        if self.slots.full:  # before the work of reading the position
+            await self._abort(context, _busy(self.limits))
         try:
             state, config = self._config(request, context)
         except Rejected as rejected:
@@ -118,6 +120,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         return advisor_pb2.RecommendResponse(report=report(result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
+        if self.slots.full:
+            await self._abort(context, _busy(self.limits))
         try:
             state, config = self._config(request, context)
         except Rejected as rejected:

@@ -13,30 +13,27 @@ from search.search import Search, SearchConfig, SearchResult
 
 
 class SearchSlots:
-    """A count of running searches: `try_acquire` never waits (calls beyond the
-    limit are refused), `acquire` waits its turn (first come, first served)."""
+    """The advisor's running searches: `try_acquire` never waits (a call beyond
+    the limit is refused as busy)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.running = 0
-        self._free = asyncio.Condition()
         self._searches: set[Search] = set()
 
+    @property
+    def full(self) -> bool:
+        """Every slot is taken: a call now would be refused."""
+        return self.running >= self.limit
+
     def try_acquire(self) -> bool:
-        if self.running >= self.limit:
+        if self.full:
             return False
         self.running += 1
         return True
 
-    async def acquire(self) -> None:
-        async with self._free:
-            await self._free.wait_for(lambda: self.running < self.limit)
-            self.running += 1
-
-    async def release(self) -> None:
-        async with self._free:
-            self.running -= 1
-            self._free.notify_all()
+    def release(self) -> None:
+        self.running -= 1
 
     def stop_all(self) -> None:
         """Cut every running search short: each answers with its best so far (at shutdown)."""
@@ -47,18 +44,18 @@ class SearchSlots:
         """A search now running in a slot taken for it."""
         self._searches.add(search)
 
-    async def ended(self, search: Search) -> None:
+    def ended(self, search: Search) -> None:
         """The search's thread has ended: its slot is free."""
         self._searches.discard(search)
-        await self.release()
+        self.release()
 
 
-async def _start(state: State, config: SearchConfig, slots: SearchSlots) -> Search:
+def _start(state: State, config: SearchConfig, slots: SearchSlots) -> Search:
     """A search set up in the slot the caller has taken (given back if it cannot start)."""
     try:
         search = Search(state, config)
     except BaseException:
-        await slots.release()
+        slots.release()
         raise
     slots.track(search)
     return search
@@ -74,7 +71,7 @@ async def _finish(search: Search, worker: Awaitable[object]) -> None:
 async def run_to_end(state: State, config: SearchConfig, slots: SearchSlots) -> SearchResult:
     """Run a whole search in a worker thread, in a slot the caller has taken; a
     cancelled caller cancels it. The slot is given back once the thread has ended."""
-    search = await _start(state, config, slots)
+    search = _start(state, config, slots)
     worker = asyncio.ensure_future(asyncio.to_thread(search.advance))
     try:
         await asyncio.shield(worker)
@@ -82,7 +79,7 @@ async def run_to_end(state: State, config: SearchConfig, slots: SearchSlots) -> 
         await _finish(search, worker)
         raise
     finally:
-        await slots.ended(search)
+        slots.ended(search)
     return search.result()
 
 
@@ -97,7 +94,7 @@ async def run_in_slices(
     gets the newest report only (the ones it missed are dropped), and one that
     never reads holds nothing past the budget. The slot the caller has taken is
     given back when the search ends; closing or cancelling the iterator stops it."""
-    search = await _start(state, config, slots)
+    search = _start(state, config, slots)
     newest: list[tuple[SearchResult, bool]] = []
     news = asyncio.Event()
 
@@ -113,7 +110,7 @@ async def run_in_slices(
             search.cancel()
             raise
         finally:
-            await slots.ended(search)
+            slots.ended(search)
 
     driver = asyncio.create_task(drive())
     try:
