@@ -9,6 +9,8 @@ from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
 #: The owner index of the Regent's Cities, for the Python side.
 REGENT_OWNER = REGENT
+#: The engine's limit on turns in a game (see core.pxd).
+TURN_LIMIT = MAX_TURNS
 
 # Crowns on purple cards, as bitmasks over values.
 cdef enum:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from engine.errors import InvalidObservationError
 from engine.royal_cities.cards import COLOURS
+from engine.royal_cities.core import TURN_LIMIT
 from engine.royal_cities.observation import Observation
 
 #: Decisions inside the Season's turns: the Season ends only when its last player purchases.
@@ -27,6 +28,41 @@ ASTROLOGER = 6
 #: Face-up cards of one colour beyond two come only from the first row of four (a card
 #: added to row 3 or later whose colour shows twice starts a Revolt), so at most two.
 MAX_MARKET_EXCESS = 2
+
+
+#: Actions in one turn, at most. A (play a card): the play, then its effect: one target,
+#: or the Knight's source and a white card's destination (2), or the Astrologer's two
+#: builds and its stop (3): 4. Then B (purchase): the purchase, one buy per face-up card
+#: (at most 16) and the stop: 18; or C (add): the add, the Hero's or the solo choice of the
+#: card kept (1), then a Revolt's purchase (16 buys and the stop) or its effect (3): 19.
+TURN_ACTIONS = 4 + 19
+#: Actions in one Season construction per player: a card of each value in each City
+#: (6 x 7) and the stop.
+CONSTRUCTION_ACTIONS = 6 * 7 + 1
+#: Solo, at a Season's end: the Royal Taxes' choices (3), the Regent's white cards drawn
+#: in catch-up (each white one at most once: it stays in its City) (7), the Market trim
+#: from 16 face-up cards to 4 (12).
+SOLO_SEASON_END_ACTIONS = 3 + 7 + 12
+#: Solo setup: two Regent draws that may be white (2), the own build, the Regent's card.
+SOLO_SETUP_ACTIONS = 4
+
+
+def max_game_length(num_players: int) -> int:
+    """The most actions any game of `num_players` can take from the deal (from an
+    observation, a rebuilt game counts its turns from zero: no more than this either).
+
+    Every decision but the sequence of turns is finite by itself: a turn has at most
+    TURN_ACTIONS, a Season's end at most CONSTRUCTION_ACTIONS per player (plus the solo
+    steps), the setup 3 per player (two passes and a first build). Turns themselves can
+    go on without end (Merchants taking Merchants back from a small Market), so the
+    engine ends a game after TURN_LIMIT (1000) turns; the turns that end a Season (the
+    last purchase) are not counted there, one per Season. Random games take a few
+    hundred actions at most."""
+    seasons = 3 if num_players == 4 else 4
+    solo = num_players == 1
+    setup = SOLO_SETUP_ACTIONS if solo else 3 * num_players
+    season_end = CONSTRUCTION_ACTIONS * num_players + (SOLO_SEASON_END_ACTIONS if solo else 0)
+    return setup + (TURN_LIMIT + seasons) * TURN_ACTIONS + seasons * season_end
 
 
 def check_progress(obs: Observation) -> None:

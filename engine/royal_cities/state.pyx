@@ -26,7 +26,7 @@ from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, par
 from engine.royal_cities.observation import (
     PHASES, RESUMES, Decision, Observation, PlayerView, RegentView,
 )
-from engine.royal_cities.progress import check_progress
+from engine.royal_cities.progress import check_progress, max_game_length
 from engine.royal_cities.rules import RulesConfig
 
 #: More VP than any game can reach (the core stores VP in 16 bits).
@@ -76,6 +76,14 @@ cdef class RoyalCitiesState(CState):
     def season(self) -> int:
         """The current Season, from 1."""
         return self.s.season + 1
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions any game of this player count can take from the deal, and so
+        from any accepted observation (a rebuilt game counts its turns from zero).
+        Derived from the rules and the engine's turn limit: see
+        `engine.royal_cities.progress.max_game_length`."""
+        return max_game_length(self.s.num_players)
 
     def scores(self) -> list[int]:
         """VP per player, then the Regent's in solo mode (Hero bonus included at the end)."""
