@@ -8,6 +8,7 @@ from engine.rng cimport rng_below, rng_next, rng_reseed, rng_seed, rng_shuffle
 
 #: A game still going after this many rounds is ended there (no sane play gets close).
 DEF MAX_ROUNDS = 200
+ROUND_LIMIT = MAX_ROUNDS
 
 
 # -- small helpers -----------------------------------------------------------

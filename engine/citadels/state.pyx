@@ -18,6 +18,7 @@ from engine.rng cimport rng_below, rng_seed
 from engine.citadels.actions import action_to_string, string_to_action
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, parse_character, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
+from engine.citadels.progress import check_progress, draft_decisions, max_game_length
 from engine.citadels.rules import RulesConfig
 from engine.cstate import TERMINAL, seed64
 from engine.errors import InvalidObservationError
@@ -31,11 +32,6 @@ cdef CTRules c_rules(object rules):
     r.eight_districts = rules.eight_districts
     r.powers_before_resources = rules.powers_before_resources
     return r
-
-
-cdef int draft_steps(int n):
-    """Draft decisions in a round: 2-3 players 6, else one per player."""
-    return 6 if n <= 3 else n
 
 
 cdef class CitadelsState(CState):
@@ -66,6 +62,13 @@ cdef class CitadelsState(CState):
     @property
     def round(self) -> int:
         return self.s.round_no
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions any game of this player count can take from the deal, and so
+        from any accepted observation (its round is 1 or later). Derived from the rules and
+        the engine's round limit: see `engine.citadels.progress.max_game_length`."""
+        return max_game_length(self.s.num_players)
 
     def scores(self) -> list[int]:
         """Points per player: districts, five colours, complete city, Map Room,
@@ -298,6 +301,7 @@ def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
     _place_districts(s, obs, cards, rng, draws)
     _place_characters(s, obs, rng)
     _place_decision(s, obs)
+    check_progress(obs)
     if ct_check(s):
         raise InvalidObservationError("observation", f"inconsistent (invariant {ct_check(s)})")
     if s.phase != PH_END:
@@ -453,7 +457,7 @@ cdef _place_characters(CTState* s, obs, uint64_t* rng):
         s.faceup |= 1 << c
     if len(dr.face_up) != up:
         raise InvalidObservationError("draft.face_up", f"{n} players have {up} face up")
-    steps = draft_steps(n)
+    steps = draft_decisions(n)
     in_draft = d.phase in ("pick", "discard")
     if not (0 <= dr.step < steps if in_draft else dr.step == steps):
         raise InvalidObservationError(

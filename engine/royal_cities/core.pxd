@@ -1,6 +1,6 @@
 # The Royal Cities core: one C struct holds a whole game, and these noexcept
 # nogil functions play it. search/ cimports them; the Python State wraps them.
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 
 cdef enum:
     NUM_CARDS = 85
@@ -17,6 +17,12 @@ cdef enum:
     NO_CARD = 255
     ALL_PLAYERS = 0x0F
     MAX_LEGAL = 128
+
+# An engine limit: a game still running after this many turns ends there. Play can
+# go on without end (Merchants taking Merchants back from a small Market); no real or
+# random game comes near it (random games take well under 100 turns).
+cdef enum:
+    MAX_TURNS = 1000
 
 # Where a card is. Cities are numbered owner * 6 + colour.
 cpdef enum Location:
@@ -136,6 +142,7 @@ cdef struct RCState:
     uint8_t city[NUM_OWNERS][NUM_CITIES][CITY_MAX]
     uint8_t city_n[NUM_OWNERS][NUM_CITIES]
     uint8_t city_vals[NUM_OWNERS][NUM_CITIES]
+    uint16_t turns          # turns ended so far (see MAX_TURNS)
 
 # Card ids: colour c (0-5) owns ids 13c .. 13c+12 (values 0, 1, 1, 2, 2, .. 6, 6);
 # the white cards are ids 78 + value.
@@ -164,6 +171,8 @@ cdef inline int kind_copies(int kind) noexcept nogil:
 
 cdef void market_add(RCState* s, int card) noexcept nogil
 cdef void hand_add(RCState* s, int player, int card, int known) noexcept nogil
+cdef bint can_select(const RCState* s, int player, int kind, int colour) noexcept nogil
+cdef void select_card(RCState* s, int player, int card, int colour) noexcept nogil
 cdef void rc_init(RCState* s, int num_players, uint64_t seed, const RCRules* rules) noexcept nogil
 cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil
 cdef void rc_apply(RCState* s, int action) noexcept nogil

@@ -9,6 +9,8 @@ from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
 #: The owner index of the Regent's Cities, for the Python side.
 REGENT_OWNER = REGENT
+#: The engine's limit on turns in a game (see core.pxd).
+TURN_LIMIT = MAX_TURNS
 
 # Crowns on purple cards, as bitmasks over values.
 cdef enum:
@@ -347,7 +349,19 @@ cdef void build_selection(RCState* s, int player, const uint8_t* pool, int pool_
 # Flow: turns, Seasons, the end
 # --------------------------------------------------------------------------
 
+cdef void game_end(RCState* s) noexcept nogil:
+    cdef int p
+    for p in range(s.num_players):
+        if (s.hero_up >> p) & 1:
+            s.vp[p] += 2
+    s.phase = PH_END
+
+
 cdef void end_turn(RCState* s) noexcept nogil:
+    s.turns += 1
+    if s.turns >= MAX_TURNS:
+        game_end(s)
+        return
     s.turn_played = 0
     if not is_solo(s):
         s.cur = (s.cur + 1) % s.num_players
@@ -662,14 +676,6 @@ cdef void continue_taxes(RCState* s) noexcept nogil:
         steal(s, cand[0])
     s.tax_left = 0
     continue_season_end(s)
-
-
-cdef void game_end(RCState* s) noexcept nogil:
-    cdef int p
-    for p in range(s.num_players):
-        if (s.hero_up >> p) & 1:
-            s.vp[p] += 2
-    s.phase = PH_END
 
 
 cdef void continue_season_end(RCState* s) noexcept nogil:

@@ -14,8 +14,9 @@ from engine.royal_cities.core cimport (
     ALL_PLAYERS, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE, LOC_RESERVE,
     MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
     PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
-    RCState, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
+    RCState, can_select, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
     market_add, rc_cards_built, rc_check, rc_init, rc_num_scores, rc_reroll_secrets, rc_scores,
+    select_card,
 )
 
 from engine.cstate import TERMINAL, seed64
@@ -25,6 +26,7 @@ from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, par
 from engine.royal_cities.observation import (
     PHASES, RESUMES, Decision, Observation, PlayerView, RegentView,
 )
+from engine.royal_cities.progress import check_progress, max_game_length
 from engine.royal_cities.rules import RulesConfig
 
 #: More VP than any game can reach (the core stores VP in 16 bits).
@@ -74,6 +76,14 @@ cdef class RoyalCitiesState(CState):
     def season(self) -> int:
         """The current Season, from 1."""
         return self.s.season + 1
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions any game of this player count can take from the deal, and so
+        from any accepted observation (a rebuilt game counts its turns from zero).
+        Derived from the rules and the engine's turn limit: see
+        `engine.royal_cities.progress.max_game_length`."""
+        return max_game_length(self.s.num_players)
 
     def scores(self) -> list[int]:
         """VP per player, then the Regent's in solo mode (Hero bonus included at the end)."""
@@ -342,11 +352,11 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         s.vp[REGENT] = obs.regent.vp
 
     # Public places.
+    if len(obs.market) > 16:
+        raise InvalidObservationError("market", "holds at most 16 face-up cards")
     for i, name in enumerate(obs.market):
         card = b.take(name, f"market[{i}]")
         market_add(s, card)
-    if len(obs.market) > 16:
-        raise InvalidObservationError("market", "holds at most 16 face-up cards")
     for i, name in enumerate(obs.discard):
         card = b.take(name, f"discard[{i}]")
         s.loc[card] = LOC_DISCARD
@@ -408,6 +418,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError(
             "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
             f"{needed} in hidden places, {len(hidden)} left to place")
+    check_progress(obs)
     random.Random(seed).shuffle(hidden)
     top = _take_draws(hidden, draws, obs.pile_size)
     for i in range(obs.pile_size):
@@ -580,14 +591,15 @@ cdef _decision_context(RCState* s, obs, int p):
             raise InvalidObservationError(field, f"{name} cannot be selected here")
         if kind * 6 + colour <= s.con_last[owner]:
             raise InvalidObservationError(field, "selections are listed in canonical order")
-        s.sel_city[card] = colour
+        if ph == PH_EFFECT and s.con_n[owner] >= 2:
+            raise InvalidObservationError(field, "the Astrologer builds at most two cards")
+        if not can_select(s, owner, kind, colour):
+            raise InvalidObservationError(
+                field, f"{name} cannot be built in that {city} City: a City takes each value "
+                "once, going up, and a white card needs a coloured partner built with it")
+        select_card(s, owner, card, colour)
         if ph == PH_EFFECT:
             s.known[card] = ALL_PLAYERS
-        s.con_last[owner] = kind * 6 + colour
-        s.con_n[owner] += 1
-        s.con_vals[owner][colour] |= 1 << (kind % 7)
-        if kind // 7 != 6:
-            s.con_colored[owner][colour] |= 1 << (kind % 7)
 
 
 def _first_difference(got, want):
