@@ -101,7 +101,7 @@ def _observations(rng: random.Random) -> list[advisor_pb2.Observation]:
     """Observations of the player to act, at random steps of seeded random games of every
     game and player count."""
     out = []
-    for game, counts in ((name, spec[2]) for name, spec in engine.GAMES.items()):
+    for game, counts in ((spec.name, spec.player_counts) for spec in engine.games()):
         for players in counts:
             for _ in range(3):
                 state = engine.new_game(game, players, seed=rng.randrange(1 << 30))
@@ -139,7 +139,7 @@ def _engine_view(observation: advisor_pb2.Observation) -> Any:
 
 def _create_requests(rng: random.Random) -> list[matches_pb2.CreateMatchRequest]:
     out = []
-    for game, counts in ((name, spec[2]) for name, spec in engine.GAMES.items()):
+    for game, counts in ((spec.name, spec.player_counts) for spec in engine.games()):
         for players in counts:
             seats = [matches_pb2.SeatSpec(human_name=f"p{i}") for i in range(players)]
             for i in range(1, players):

@@ -45,7 +45,7 @@ def _match(args: argparse.Namespace) -> int:
     from search.match import legend_grade, pairing, solo
 
     game = args.game.replace("-", "_")
-    counts = engine.GAMES[game][2]
+    counts = engine.game(game).player_counts
     if args.players not in counts:
         print(f"regent match: {args.game} is for {counts[0]} to {counts[-1]} players, "
               f"not {args.players}", file=sys.stderr)  # fmt: skip

@@ -406,7 +406,7 @@ def play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     seats = ["human:you", *[args.bot] * (args.players - 1)]
     game = args.game.replace("-", "_")
-    counts = engine.GAMES[game][2]
+    counts = engine.game(game).player_counts
     title = _GAMES[game][1]
     if args.players not in counts:
         print(f"regent play: {title} is for {counts[0]} to {counts[-1]} players", file=sys.stderr)

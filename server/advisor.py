@@ -165,15 +165,15 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         return advisor_pb2.ListGamesResponse(
             games=[
                 advisor_pb2.GameInfo(
-                    game=GAME_FIELDS[name].number,
-                    name=name,
-                    player_counts=list(counts),
+                    game=GAME_FIELDS[spec.name].number,
+                    name=spec.name,
+                    player_counts=list(spec.player_counts),
                     rules_options=[
                         advisor_pb2.RulesOption(name=option, default_value=default, description=doc)
-                        for option, default, doc in rules.options()
+                        for option, default, doc in spec.rules_class.options()
                     ],
                 )
-                for name, (_, rules, counts) in engine.GAMES.items()
+                for spec in engine.games()
             ],
             bot_kinds=list(BOT_KINDS),
             default_bot=self.limits.default_bot,

@@ -55,7 +55,7 @@ log = logging.getLogger("regent.server")
 T = TypeVar("T")
 
 #: The Game enum number -> the engine's name, for every game the server hosts.
-_GAME_NAMES = {GAME_FIELDS[name].number: name for name in engine.GAMES}
+_GAME_NAMES = {GAME_FIELDS[spec.name].number: spec.name for spec in engine.games()}
 SECRET_TEXT = "(secret choice made)"
 _HIDDEN = -1
 _UNSEEN = -2
@@ -184,7 +184,7 @@ class Match:
 
 def rebuild(record: MatchRecord) -> Match:
     """A stored match, replayed from its deal; StoreError if its log does not replay."""
-    rules = engine.GAMES[record.game][1].from_json(record.rules)
+    rules = engine.game(record.game).rules_class.from_json(record.rules)
     match = Match(
         id=record.id,
         game=record.game,
@@ -425,7 +425,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                     "game", "must be " + " or ".join(map(common_pb2.Game.Name, sorted(_GAME_NAMES)))
                 )
             )
-        counts = engine.GAMES[game][2]
+        counts = engine.game(game).player_counts
         if len(request.seats) not in counts:
             raise Refused(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
         seats, bots, tokens = [], {}, []

@@ -39,7 +39,7 @@ def plain(obs: Any) -> Any:
 
 def record(game: str, num_players: int, seed: int) -> dict[str, Any]:
     """Play the golden game with default rules and record it (format: see the docstring)."""
-    rules = engine.GAMES[game][1]()
+    rules = engine.game(game).rules_class()
     state = engine.new_game(game, num_players=num_players, seed=seed, rules=rules)
     policy = random.Random(seed)
     steps = []
@@ -119,7 +119,7 @@ HINT = " (if this change is intended, rerun with REGENT_UPDATE_GOLDEN=1 and revi
 def replay_and_compare(golden: dict[str, Any]) -> None:
     """Replay the recorded actions; every recorded field must match the engine's."""
     game, n, seed = golden["game"], golden["num_players"], golden["seed"]
-    rules = engine.GAMES[game][1].from_json(golden["rules"])
+    rules = engine.game(game).rules_class.from_json(golden["rules"])
     state = engine.new_game(game, num_players=n, seed=seed, rules=rules)
     policy = random.Random(seed)
     for recorded in golden["steps"]:

@@ -43,9 +43,10 @@ class TournamentConfig:
     sprt: Sprt | None = None
 
     def __post_init__(self) -> None:
-        if self.game not in engine.GAMES:
-            raise ConfigError(f"unknown game {self.game!r}; known: {', '.join(engine.GAMES)}")
-        counts = engine.GAMES[self.game][2]
+        try:
+            counts = engine.game(self.game).player_counts
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
         if self.players not in counts:
             raise ConfigError(f"{self.game} is for {counts[0]} to {counts[-1]} players")
         names = [name for name, _ in self.bots]
@@ -84,7 +85,7 @@ class TournamentConfig:
 
     def rules_config(self) -> Any:
         """The game's rules object with this tournament's options."""
-        rules_cls = engine.GAMES[self.game][1]
+        rules_cls = engine.game(self.game).rules_class
         known = {f.name for f in dataclasses.fields(rules_cls)}
         unknown = sorted(set(self.rules) - known)
         if unknown:
@@ -124,9 +125,11 @@ def parse_rule(text: str, game: str) -> tuple[str, Any]:
     """`name=value` -> (name, value) typed after the game's rules field of that name."""
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
-    if game not in engine.GAMES:
-        raise ConfigError(f"unknown game {game!r}")
-    types = {f.name: f.type for f in dataclasses.fields(engine.GAMES[game][1])}
+    try:
+        rules_class = engine.game(game).rules_class
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    types = {f.name: f.type for f in dataclasses.fields(rules_class)}
     if not sep or name not in types:
         raise ConfigError(f"bad rule {text!r}: name=value with name one of {', '.join(types)}")
     kind = types[name]

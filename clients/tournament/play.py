@@ -57,7 +57,7 @@ def rules_json(rules: Any) -> dict[str, Any]:
 
 def play(job: Job) -> dict[str, Any]:
     """Play the job's game; its record (JSON-ready)."""
-    rules = engine.GAMES[job.game][1](**job.rules)
+    rules = engine.game(job.game).rules_class(**job.rules)
     result = play_game(job.game, job.specs, job.seed, rules, job.players, make=bot_for)
     return {
         "index": job.index,

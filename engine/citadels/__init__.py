@@ -1,10 +1,20 @@
 """Citadels (classic edition, 8 characters), 2 to 7 players."""
 
+from typing import Any
+
 from engine.citadels.observation import Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
-from engine.citadels.state import TERMINAL, CitadelsState, state_from_observation
+from engine.citadels.state import (
+    TERMINAL,
+    CitadelsState,
+    play_random_games,
+    state_from_observation,
+)
+from engine.interface import State
+from engine.registry import Example, GameSpec, register
 
 __all__ = [
+    "SPEC",
     "TERMINAL",
     "CitadelsState",
     "Decision",
@@ -14,3 +24,40 @@ __all__ = [
     "RulesConfig",
     "state_from_observation",
 ]
+
+#: Fewer cards in hand make dull advice.
+_MIN_HAND = 2
+
+
+def _example_turn(obs: Any, state: State) -> bool:
+    """A turn of round 3 after the resources, with a district to build or a power to use."""
+    hand = obs.players[obs.observer].hand
+    return (
+        obs.round == 3
+        and obs.decision.phase == "main"
+        and len(hand) >= _MIN_HAND
+        and len(state.legal_actions()) > 2
+    )
+
+
+SPEC = register(
+    GameSpec(
+        name="citadels",
+        title="Citadels",
+        player_counts=(2, 3, 4, 5, 6, 7),
+        state_class=CitadelsState,
+        rules_class=RulesConfig,
+        observation_class=Observation,
+        from_observation=state_from_observation,
+        random_games=play_random_games,
+        score_unit="points",
+        bench_position=lambda state: state.round == 3 and state.phase == "resource",
+        bench_players={"engine": (4, 7), "search": (4, 7)},
+        examples=(
+            Example("citadels-4p.json", 4, 4, _example_turn),
+            Example("citadels-7p.json", 7, 7, _example_turn),
+        ),
+        default_bots={n: "mo-ismcts" for n in range(2, 8)},
+        adapters={"converter": "server.convert_citadels", "text": "clients.citadels_text"},
+    )
+)

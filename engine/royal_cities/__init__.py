@@ -1,10 +1,20 @@
 """Royal Cities (Cités Royales), 1-4 players and the solo mode against the Regent."""
 
+from typing import Any
+
+from engine.interface import State
+from engine.registry import Example, GameSpec, register
 from engine.royal_cities.observation import Decision, Observation, PlayerView, RegentView
 from engine.royal_cities.rules import RulesConfig
-from engine.royal_cities.state import TERMINAL, RoyalCitiesState, state_from_observation
+from engine.royal_cities.state import (
+    TERMINAL,
+    RoyalCitiesState,
+    play_random_games,
+    state_from_observation,
+)
 
 __all__ = [
+    "SPEC",
     "TERMINAL",
     "Decision",
     "Observation",
@@ -14,3 +24,36 @@ __all__ = [
     "RulesConfig",
     "state_from_observation",
 ]
+
+#: Fewer cards in hand make dull advice.
+_MIN_HAND = 2
+
+
+def _example_turn(obs: Any, state: State) -> bool:
+    """A turn of Season 2 with a hand to play from."""
+    hand = obs.players[obs.observer].hand
+    return obs.season == 2 and obs.decision.phase == "turn" and len(hand) >= _MIN_HAND
+
+
+SPEC = register(
+    GameSpec(
+        name="royal_cities",
+        title="Royal Cities",
+        player_counts=(1, 2, 3, 4),
+        state_class=RoyalCitiesState,
+        rules_class=RulesConfig,
+        observation_class=Observation,
+        from_observation=state_from_observation,
+        random_games=play_random_games,
+        score_unit="VP",
+        bench_position=lambda state: state.season == 2 and state.phase == "turn",
+        bench_players={"engine": (1, 2, 3, 4), "search": (2, 4)},
+        examples=(
+            Example("royal-cities-2p.json", 2, 2, _example_turn),
+            Example("royal-cities-4p.json", 4, 9, _example_turn),
+            Example("royal-cities-solo.json", 1, 3, _example_turn),
+        ),
+        default_bots={n: "mo-ismcts" for n in (1, 2, 3, 4)},
+        adapters={"converter": "server.convert_royal_cities", "text": "clients.royal_cities_text"},
+    )
+)

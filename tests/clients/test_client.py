@@ -73,10 +73,10 @@ def play_out(client: RegentClient, match_id: str, token: str) -> matches_pb2.Get
 
 def test_list_games(client: RegentClient) -> None:
     games = client.list_games()
-    assert [g.name for g in games.games] == ["royal_cities", "citadels"]
-    assert list(games.games[1].player_counts) == [2, 3, 4, 5, 6, 7]
-    assert list(games.games[0].player_counts) == [1, 2, 3, 4]
-    assert "expert_royal_taxes" in [o.name for o in games.games[0].rules_options]
+    assert [g.name for g in games.games] == ["citadels", "royal_cities"]
+    assert list(games.games[0].player_counts) == [2, 3, 4, 5, 6, 7]
+    assert list(games.games[1].player_counts) == [1, 2, 3, 4]
+    assert "expert_royal_taxes" in [o.name for o in games.games[1].rules_options]
     assert "mo-ismcts" in games.bot_kinds
     assert games.default_bot == ServerLimits.default_bot
 

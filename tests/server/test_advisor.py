@@ -122,7 +122,8 @@ def test_reflection_describes_the_services(channel: grpc.Channel, symbol: str) -
 
 def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     response = advisor.ListGames(advisor_pb2.ListGamesRequest(), timeout=5)
-    game, citadels = response.games
+    assert [g.name for g in response.games] == ["citadels", "royal_cities"]  # by name
+    citadels, game = response.games
     assert citadels.game == common_pb2.GAME_CITADELS
     assert citadels.name == "citadels"
     assert list(citadels.player_counts) == [2, 3, 4, 5, 6, 7]

@@ -19,7 +19,7 @@ def test_serve_serves_the_page_too() -> None:
         url = served.wait_for(r"hint page on (http://\S+)/").group(1)
         assert http(url + "/").status == 200
         games = http(url + "/api/games")
-        assert games.status == 200 and games.json["games"][0]["name"] == "royal_cities"
+        assert games.status == 200 and "royal_cities" in [g["name"] for g in games.json["games"]]
     finally:
         assert served.stop() == 0, "\n".join(served.log)
 

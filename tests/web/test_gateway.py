@@ -57,7 +57,7 @@ def test_the_page_and_its_modules_are_served(web: GatewayThread) -> None:
 def test_games(web: GatewayThread) -> None:
     answer = http(web.url + "/api/games")
     assert answer.status == 200
-    game, citadels = answer.json["games"]
+    citadels, game = answer.json["games"]  # by name
     assert game["name"] == "royal_cities" and game["player_counts"] == [1, 2, 3, 4]
     assert citadels["name"] == "citadels" and citadels["player_counts"] == [2, 3, 4, 5, 6, 7]
     assert citadels["rules_options"][0]["name"] == "eight_districts"

@@ -1,0 +1,103 @@
+"""The game registry: one `GameSpec` per game, registered by the game's own package
+(as OpenSpiel's games register themselves). Generic code looks games up here and
+never names one."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from engine.interface import State
+
+#: A game's own test for a position: a fresh state or one player's observation of it.
+Accept = Callable[[Any, State], bool]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A ready position of `regent hint`'s example files: the first decision of a seeded
+    game played by the heuristic bot that `accept` takes (given the observation of the
+    player to act and the true state)."""
+
+    file: str
+    players: int
+    seed: int
+    accept: Accept
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything generic code needs to know of one game."""
+
+    #: The engine's name, e.g. "royal_cities"; the command line also takes it with dashes.
+    name: str
+    title: str
+    player_counts: tuple[int, ...]
+    state_class: type
+    #: A frozen dataclass of rules switches (see engine.options.Options).
+    rules_class: type
+    #: The typed observation, with `to_json()` and `from_json()`.
+    observation_class: type
+    #: `(observation, seed, draws) -> State`: a game continued from one player's view.
+    from_observation: Callable[..., State]
+    #: `(num_players, games, seed, rules) -> actions`: random games in C, for benchmarks.
+    random_games: Callable[..., int]
+    #: What its scores count, e.g. "VP" or "points".
+    score_unit: str
+    #: A position for the search benchmark: the first state of a game that this takes.
+    bench_position: Callable[[State], bool]
+    #: Player counts the benchmarks measure by default, per benchmark ("engine", "search").
+    bench_players: Mapping[str, tuple[int, ...]]
+    #: The example observation files this game ships.
+    examples: tuple[Example, ...] = ()
+    #: The strongest measured bot spec per player count (the service's default advice).
+    default_bots: Mapping[int, str] = field(default_factory=dict)
+    #: Modules outside the engine that adapt this game, by role ("converter": the
+    #: service's proto converter and ApplyMove rules; "text": the terminal renderer),
+    #: as dotted names, loaded on first use so the engine depends on no other layer.
+    adapters: Mapping[str, str] = field(default_factory=dict)
+
+    def new_game(self, num_players: int, seed: int = 0, rules: Any = None) -> State:
+        """A new game dealt from `seed`; ValueError for a player count it does not have."""
+        if num_players not in self.player_counts:
+            low, high = self.player_counts[0], self.player_counts[-1]
+            raise ValueError(f"{self.name} is for {low} to {high} players, not {num_players}")
+        state: State = self.state_class(num_players, seed, rules or self.rules_class())
+        return state
+
+    def default_bot(self, num_players: int) -> str:
+        return self.default_bots.get(num_players, "mo-ismcts")
+
+    def adapter(self, role: str) -> ModuleType:
+        """The module that adapts this game for `role`; LookupError when it has none."""
+        if role not in self.adapters:
+            raise LookupError(f"{self.title} has no {role} adapter")
+        return importlib.import_module(self.adapters[role])
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game (called once, by the game's own package)."""
+    if spec.name in _GAMES and _GAMES[spec.name] is not spec:
+        raise ValueError(f"a game named {spec.name!r} is registered already")
+    _GAMES[spec.name] = spec
+    State.register(spec.state_class)
+    return spec
+
+
+def game(name: str) -> GameSpec:
+    """The game called `name` (dashes read as underscores); ValueError naming the known ones."""
+    spec = _GAMES.get(name.replace("-", "_"))
+    if spec is None:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
+    return spec
+
+
+def games() -> Sequence[GameSpec]:
+    """Every registered game, by name."""
+    return [_GAMES[name] for name in sorted(_GAMES)]
