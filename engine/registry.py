@@ -17,6 +17,17 @@ Accept = Callable[[Any, State], bool]
 
 
 @dataclass(frozen=True)
+class Card:
+    """One kind of card of a game's deck, for front ends that draw the deck: its name as
+    moves spell it, how many copies the box has, and what the game says of it."""
+
+    name: str
+    copies: int
+    #: e.g. {"colour": "red", "value": 4, "effect": "Assassin"}; values are text or numbers.
+    attributes: Mapping[str, str | int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Example:
     """A ready position of `regent hint`'s example files: the first decision of a seeded
     game played by the heuristic bot that `accept` takes (given the observation of the
@@ -47,6 +58,8 @@ class GameSpec:
     random_games: Callable[..., int]
     #: What its scores count, e.g. "VP" or "points".
     score_unit: str
+    #: Every kind of card in the box, in the game's kind order.
+    cards: tuple[Card, ...]
     #: A position for the search benchmark: the first state of a game that this takes.
     bench_position: Callable[[State], bool]
     #: Player counts the benchmarks measure by default, per benchmark ("engine", "search").

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from engine.citadels.cards import card_table
 from engine.citadels.observation import Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
 from engine.citadels.state import (
@@ -50,6 +51,7 @@ SPEC = register(
         observation_class=Observation,
         from_observation=state_from_observation,
         random_games=play_random_games,
+        cards=card_table(),
         score_unit="points",
         bench_position=lambda state: state.round == 3 and state.phase == "resource",
         bench_players={"engine": (4, 7), "search": (4, 7)},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.registry import Card
+
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 COLOURS = ("noble", "religious", "trade", "military", "unique")
 CHARACTERS = (
@@ -38,3 +40,11 @@ def parse_character(name: str) -> int:
     if key not in CHARACTERS:
         raise ValueError(f"unknown character {name!r} (one of {', '.join(CHARACTERS)})")
     return CHARACTERS.index(key)
+
+
+def card_table() -> tuple[Card, ...]:
+    """Every district kind, in kind order, with its copies, colour and cost."""
+    return tuple(
+        Card(name, copies, {"colour": COLOURS[colour], "cost": cost})
+        for name, colour, cost, copies in DISTRICTS
+    )

@@ -4,6 +4,7 @@ from typing import Any
 
 from engine.interface import State
 from engine.registry import Example, GameSpec, register
+from engine.royal_cities.cards import card_table
 from engine.royal_cities.observation import Decision, Observation, PlayerView, RegentView
 from engine.royal_cities.rules import RulesConfig
 from engine.royal_cities.state import (
@@ -45,6 +46,7 @@ SPEC = register(
         observation_class=Observation,
         from_observation=state_from_observation,
         random_games=play_random_games,
+        cards=card_table(),
         score_unit="VP",
         bench_position=lambda state: state.season == 2 and state.phase == "turn",
         bench_players={"engine": (1, 2, 3, 4), "search": (2, 4)},

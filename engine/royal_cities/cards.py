@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.registry import Card
+
 COLOURS = ("purple", "yellow", "pink", "red", "blue", "green", "white")
 CITY_COLOURS = COLOURS[:6]
 EFFECTS = ("Emptiness", "Villager", "Jester", "Assassin", "Merchant", "Knight", "Astrologer")
@@ -33,3 +35,15 @@ def parse_colour(name: str) -> int:
 def copies(kind: int) -> int:
     """How many cards of this kind the deck holds."""
     return 1 if kind // 7 == WHITE or kind % 7 == 0 else 2
+
+
+def card_table() -> tuple[Card, ...]:
+    """Every kind, in kind order, with its copies, colour, value and effect (coloured cards)."""
+    table = []
+    for kind in range(NUM_KINDS):
+        colour, value = COLOURS[kind // 7], kind % 7
+        attributes: dict[str, str | int] = {"colour": colour, "value": value}
+        if colour != "white":
+            attributes["effect"] = EFFECTS[value]
+        table.append(Card(kind_name(kind), copies(kind), attributes))
+    return tuple(table)
