@@ -15,7 +15,13 @@ from server.apply import apply_move
 from server.convert import GAME_FIELDS, observation_from_proto, observer_of
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
-from server.status import Rejected, failed_precondition, invalid_argument, resource_exhausted
+from server.status import (
+    Rejected,
+    deadline_exceeded,
+    failed_precondition,
+    invalid_argument,
+    resource_exhausted,
+)
 
 
 def report(result: SearchResult) -> common_pb2.SearchReport:
@@ -77,6 +83,9 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                     "is to act: advice is for the player to act",
                 )
             )
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            raise Rejected(deadline_exceeded("the call's deadline passed before its search began"))
         budget = request.budget
         try:
             iterations, seconds, threads = effective_budget(

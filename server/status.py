@@ -43,6 +43,10 @@ def permission_denied(message: str) -> grpc.Status:
     return _plain(code_pb2.PERMISSION_DENIED, message)
 
 
+def deadline_exceeded(message: str) -> grpc.Status:
+    return _plain(code_pb2.DEADLINE_EXCEEDED, message)
+
+
 def unavailable(message: str) -> grpc.Status:
     return _plain(code_pb2.UNAVAILABLE, message)
 
