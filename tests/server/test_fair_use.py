@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from clients.commands import read_observation
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
 from tests.server.conftest import (
@@ -22,6 +24,7 @@ from tests.server.conftest import (
 )
 
 Code = grpc.StatusCode
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture(scope="module")
@@ -213,3 +216,22 @@ def test_big_requests_do_not_hold_up_other_calls(regent_server: RunningServer) -
             thread.join()
     latencies.sort()
     assert latencies[len(latencies) // 2] < 0.1, latencies
+
+
+def test_a_position_the_game_cannot_go_on_from_is_refused(
+    advisor: advisor_pb2_grpc.AdvisorServiceStub,
+) -> None:
+    """The example position with the observer marked as having purchased (the only move left
+    would be adding, forever): refused naming the flag, by every advice call."""
+    observation = read_observation(str(EXAMPLES / "royal-cities-2p.json"))
+    observation.royal_cities.players[0].purchased = True
+    budget = common_pb2.SearchBudget(iterations=100)
+    calls = [
+        (advisor.LegalMoves, advisor_pb2.LegalMovesRequest(observation=observation)),
+        (advisor.Recommend, advisor_pb2.RecommendRequest(observation=observation, budget=budget)),
+    ]
+    for call, request in calls:
+        with pytest.raises(grpc.RpcError) as info:
+            call(request, timeout=10)
+        assert info.value.code() == Code.INVALID_ARGUMENT
+        assert violated_fields(info.value) == ["observation.royal_cities.players[0].purchased"]
