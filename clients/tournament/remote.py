@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from engine.interface import State
 from search.bots import Bot, make_bot
+from search.ismcts import CancelToken
 
 if TYPE_CHECKING:
     from clients.client import RegentClient
@@ -21,32 +22,43 @@ MOVE_TIMEOUT = 300.0
 
 @dataclass(frozen=True)
 class RemoteSpec:
-    """Where the bot is, and what to ask it: an empty bot and 0 iterations leave the choice
-    to the server."""
+    """Where the bot is, and what to ask it: an empty bot and a zero budget leave the choice
+    to the server (`seconds` is wall-clock time per move, for equal-time matches)."""
 
     address: str
     bot: str = ""
     iterations: int = 0
+    seconds: float = 0.0
+    threads: int = 0
+
+
+USAGE = "a remote bot is grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T]"
+_NUMBERS = {"iterations": int, "seconds": float, "threads": int}
 
 
 def parse_address(spec: str) -> RemoteSpec:
-    """`grpc://host:port[?bot=SPEC&iterations=N]` -> RemoteSpec; ValueError if malformed."""
+    """`grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T]` -> RemoteSpec;
+    ValueError if malformed."""
     url = urlsplit(spec)
-    usage = "a remote bot is grpc://host:port[?bot=SPEC&iterations=N]"
     try:
         port = url.port
     except ValueError:
         port = None
     if url.scheme != "grpc" or not url.hostname or port is None or url.path not in ("", "/"):
-        raise ValueError(f"bad remote bot {spec!r}: {usage}")
+        raise ValueError(f"bad remote bot {spec!r}: {USAGE}")
     query = parse_qs(url.query, keep_blank_values=True)
-    if set(query) - {"bot", "iterations"} or any(len(v) > 1 for v in query.values()):
-        raise ValueError(f"bad remote bot {spec!r}: {usage}")
-    try:
-        iterations = int(query.get("iterations", ["0"])[0])
-    except ValueError:
-        raise ValueError(f"bad remote bot {spec!r}: iterations must be a number") from None
-    return RemoteSpec(url.netloc, query.get("bot", [""])[0], iterations)
+    if set(query) - {"bot", *_NUMBERS} or any(len(v) > 1 for v in query.values()):
+        raise ValueError(f"bad remote bot {spec!r}: {USAGE}")
+    numbers: dict[str, float] = {}
+    for name, kind in _NUMBERS.items():
+        if name in query:
+            try:
+                numbers[name] = kind(query[name][0])
+            except ValueError:
+                raise ValueError(f"bad remote bot {spec!r}: {name} must be a number") from None
+            if not 0 <= numbers[name] < float("inf"):
+                raise ValueError(f"bad remote bot {spec!r}: {name} must be 0 or more")
+    return RemoteSpec(url.netloc, query.get("bot", [""])[0], **numbers)  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -65,10 +77,12 @@ class RemoteBot:
         self.spec = spec
         self.remote = parse_address(spec)
 
-    def choose(self, state: State, seed: int) -> int:
+    def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
         report = _client(self.remote.address).recommend(
             state.observation(state.current_player),
             iterations=self.remote.iterations,
+            seconds=self.remote.seconds,
+            threads=self.remote.threads,
             seed=seed,
             bot=self.remote.bot,
             timeout=MOVE_TIMEOUT,

@@ -27,8 +27,12 @@ def server() -> Iterator[BackgroundServer]:
 def test_remote_addresses() -> None:
     assert parse_address("grpc://127.0.0.1:5005") == RemoteSpec("127.0.0.1:5005")
     assert parse_address("grpc://h:1?bot=pimc&iterations=20") == RemoteSpec("h:1", "pimc", 20)
+    assert parse_address("grpc://h:1?bot=mo-ismcts&seconds=0.25&threads=1") == RemoteSpec(
+        "h:1", "mo-ismcts", seconds=0.25, threads=1
+    )
     for bad in ("grpc://host", "http://h:1", "grpc://h:1/x", "grpc://h:1?depth=3",
-                "grpc://h:1?iterations=many"):  # fmt: skip
+                "grpc://h:1?iterations=many", "grpc://h:1?seconds=-1",
+                "grpc://h:1?seconds=nan"):  # fmt: skip
         with pytest.raises(ValueError, match="remote bot"):
             parse_address(bad)
 
