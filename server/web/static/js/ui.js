@@ -46,13 +46,16 @@ export function checkbox(id, label, target, field, edit) {
   return el("label", {}, box, label);
 }
 
+// Whether the rules options are unfolded; every edit draws the setup afresh.
+let rulesOpen = false;
+
 // The game's rules options (the service's RulesOption list) as checkboxes on `rules`, each
 // with its description, folded away: a table plays the defaults more often than not.
 export function rulesEditor(options, rules, edit) {
   const changed = options.filter((o) => Boolean(rules[o.name]) !== Boolean(o.default_value)).length;
-  return el(
+  const box = el(
     "details",
-    { class: "rules", id: "rules" },
+    { class: "rules", id: "rules", open: rulesOpen },
     el("summary", {}, `Rules options${changed ? ` (${changed} changed)` : ""}`),
     ...options.map((o) =>
       el(
@@ -63,6 +66,8 @@ export function rulesEditor(options, rules, edit) {
       ),
     ),
   );
+  box.ontoggle = () => (rulesOpen = box.open);
+  return box;
 }
 
 // One player's row of counters: `field` of `view` (VP, gold ...) under `label`, then with
