@@ -31,11 +31,12 @@ const PHASES = [
 
 // Set by make() from the service's description: the card table, the Cities' colours (the
 // colours of the kinds but white, in kind order: the proto's City order), the effect of
-// each value, and the rules options.
+// each value, the rules options, and what the scores count.
 let deck = new CardTable([]);
 let CITIES = [];
 let EFFECTS = [];
 let RULES = [];
+let SCORE_UNIT = "";
 
 // The place cards go when tapped in the deck, and a white card waiting for its City.
 const ui = { zone: "hand", white: null };
@@ -256,12 +257,12 @@ function renderSetup(root, obs, changed) {
     { class: "counters" },
     ...obs.players.map((view, q) =>
       counterRow(
-        { name: playerName(obs, q), id: q, label: "VP", view, field: "vp", edit, mine: q === me, handMax: 30 },
+        { name: playerName(obs, q), id: q, label: SCORE_UNIT, view, field: "vp", edit, mine: q === me, handMax: 30 },
         solo ? null : checkbox(`hero-${q}`, "Hero up", view, "hero_up", edit),
         checkbox(`purchased-${q}`, "Bought this Season", view, "purchased", edit),
       ),
     ),
-    solo ? counterRow({ name: "The Regent", id: "regent", label: "VP", view: obs.regent, field: "vp", edit }) : null,
+    solo ? counterRow({ name: "The Regent", id: "regent", label: SCORE_UNIT, view: obs.regent, field: "vp", edit }) : null,
   );
 
   const general = el(
@@ -407,6 +408,7 @@ export default function make(info) {
     if (card.attributes.effect) EFFECTS[Number(card.attributes.value)] = card.attributes.effect;
   }
   RULES = info.rules_options || [];
+  SCORE_UNIT = info.score_unit || "";
   const revealChoices = (obs) => choices(deck, left(normalize(obs)), cardWords, cardElement);
   return { blank, renderSetup, describeMove, describeField, revealChoices };
 }
