@@ -170,16 +170,27 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, rejected.status)
 
     async def ListGames(self, request, context):
-        """Every game the engine plays, with its player counts and rules options."""
+        """Every game the engine plays, with its player counts, rules options and card
+        table (what a front end needs to draw the game without a copy of its facts)."""
         return advisor_pb2.ListGamesResponse(
             games=[
                 advisor_pb2.GameInfo(
                     game=GAME_FIELDS[spec.name].number,
                     name=spec.name,
+                    title=spec.title,
+                    score_unit=spec.score_unit,
                     player_counts=list(spec.player_counts),
                     rules_options=[
                         advisor_pb2.RulesOption(name=option, default_value=default, description=doc)
                         for option, default, doc in spec.rules_class.options()
+                    ],
+                    cards=[
+                        advisor_pb2.CardKind(
+                            name=card.name,
+                            copies=card.copies,
+                            attributes={key: str(value) for key, value in card.attributes.items()},
+                        )
+                        for card in spec.cards
                     ],
                 )
                 for spec in engine.games()

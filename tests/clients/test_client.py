@@ -77,6 +77,11 @@ def test_list_games(client: RegentClient) -> None:
     assert list(games.games[0].player_counts) == [2, 3, 4, 5, 6, 7]
     assert list(games.games[1].player_counts) == [1, 2, 3, 4]
     assert "expert_royal_taxes" in [o.name for o in games.games[1].rules_options]
+    assert [g.title for g in games.games] == ["Citadels", "Royal Cities"]
+    assert [(len(g.cards), sum(c.copies for c in g.cards)) for g in games.games] == [
+        (30, 68),
+        (49, 85),
+    ]
     assert "mo-ismcts" in games.bot_kinds
     assert games.default_bot == ServerLimits.default_bot
 

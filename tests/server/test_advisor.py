@@ -132,7 +132,17 @@ def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
         ("powers_before_resources", False),
     ]
     assert citadels.rules_options[0].description
+    assert (citadels.title, citadels.score_unit) == ("Citadels", "points")
+    assert (len(citadels.cards), sum(c.copies for c in citadels.cards)) == (30, 68)
+    assert citadels.cards[9].name == "trading-post"
+    assert dict(citadels.cards[9].attributes) == {"colour": "trade", "cost": "2"}
     assert game.game == common_pb2.GAME_ROYAL_CITIES
+    assert (game.title, game.score_unit) == ("Royal Cities", "VP")
+    assert (len(game.cards), sum(c.copies for c in game.cards)) == (49, 85)
+    yellow_2 = game.cards[9]
+    assert (yellow_2.name, yellow_2.copies) == ("yellow-2", 2)
+    assert dict(yellow_2.attributes) == {"colour": "yellow", "value": "2", "effect": "Jester"}
+    assert dict(game.cards[48].attributes) == {"colour": "white", "value": "6"}
     assert game.name == "royal_cities"
     assert list(game.player_counts) == [1, 2, 3, 4]
     options = {o.name: o for o in game.rules_options}

@@ -16,7 +16,7 @@ import pytest
 from server.web.guard import WebOptions
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import RunningServer
-from tests.web.conftest import GatewayThread
+from tests.web.conftest import GatewayThread, http
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 #: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.
@@ -39,6 +39,10 @@ class Page:
         """The page's CSP refuses inline scripts and styles: Chromium says so on the console."""
         if "Content Security Policy" in message.text:
             self.errors.append(message.text)
+
+    def ready(self) -> None:
+        """Wait for the setup editor: the page draws it once the service listed the games."""
+        self.page.wait_for_selector("#setup .deck-card")
 
     def shot(self, step: str) -> None:
         self.page.screenshot(path=str(self.shots / f"{self.name}-{step}.png"), full_page=True)
@@ -78,13 +82,21 @@ class Page:
         )
 
 
+def _royal_cities(page: Any) -> None:
+    """A new two-player Royal Cities position (the page opens on the first game listed)."""
+    page.select_option("#game", "royal_cities")
+    page.wait_for_selector('[data-zone="cities:1"]')
+
+
 @pytest.fixture(params=list(VIEWPORTS))
 def tab(request, browser, web: GatewayThread, artifacts: Path):
+    """A fresh tab on a new two-player Royal Cities position."""
     context = browser.new_context(viewport=VIEWPORTS[request.param], has_touch=True)
     page = context.new_page()
     page.goto(web.url + "/")
     page.evaluate("localStorage.clear()")
     page.reload()
+    _royal_cities(page)
     wrapped = Page(page, artifacts, request.param)
     yield wrapped
     context.close()
@@ -145,6 +157,7 @@ def test_hint_and_i_played_it(tab: Page, service: RunningServer) -> None:
     tab.shot("5-played")
 
     page.reload()
+    tab.ready()
     assert tab.placed("market") == [*MARKET, "green-6"], "the position survives a reload"
     assert tab.placed("cities:0") == [c for cards in ELOISE.values() for c in cards]
     # Back to Eloise: Will added the blue-6 (a Revolt is not reached in row 2).
@@ -192,6 +205,7 @@ def test_the_access_token_from_the_address(browser, service: RunningServer, arti
         assert tab.page.is_hidden("#problem"), tab.page.inner_text("#problem")
         assert tab.page.url == gateway.url + "/", "the token left the address bar"
         tab.page.reload()
+        _royal_cities(tab.page)
         tab.cities(1, {"red": ["red-5", "red-2"]})  # a call that the service must answer
         tab.page.wait_for_selector("#problem:not(.hidden)")
         assert "upwards" in tab.page.inner_text("#problem")
@@ -271,6 +285,7 @@ def test_citadels_turn_set_up_by_tapping(tab: Page) -> None:
     assert page.query_selector('#reveal [data-reveal="dragon-gate"]') is None  # in a city
     tab.shot("citadels-4-which-districts")
     page.click('#reveal [data-reveal="tavern"]')
+    page.wait_for_selector("#reveal >> text=(card 2)")  # the second question, not the first
     page.wait_for_selector('#reveal [data-reveal="prison"]')
     page.click('#reveal [data-reveal="prison"]')
     page.wait_for_selector("#reveal.hidden", state="attached")
@@ -293,3 +308,25 @@ def test_an_impossible_citadels_position_says_what_and_where(tab: Page) -> None:
     tab.shot("citadels-6-impossible")
     page.click('[data-zone-box="city:1"] .placed[data-card="manor"]')
     page.wait_for_selector("#problem.hidden", state="attached")
+
+
+# -- every game ---------------------------------------------------------------------------
+
+
+def test_a_new_deck_holds_the_card_tables_copies(tab: Page, web: GatewayThread) -> None:
+    """The deck the page draws is the service's card table: at a new position of each game,
+    one tile per kind, in kind order, with all its copies left."""
+    games = http(web.url + "/api/games").json["games"]
+    assert {g["name"] for g in games} >= {"royal_cities", "citadels"}
+    for info in games:
+        tab.page.select_option("#game", info["name"])
+        first = info["cards"][0]["name"]
+        tab.page.wait_for_selector(f'.deck-card:first-child[data-card="{first}"]')
+        tiles = tab.page.eval_on_selector_all(
+            ".deck-card", "ts => ts.map(t => [t.dataset.card, t.querySelector('.left').innerText])"
+        )
+        assert tiles == [[card["name"], f"×{card['copies']}"] for card in info["cards"]]
+        assert tab.page.inner_text("#game option:checked") == info["title"]
+        tab.legal()  # a new position the engine takes
+        assert tab.page.is_hidden("#problem"), tab.page.inner_text("#problem")
+        tab.shot(f"new-{info['name']}")

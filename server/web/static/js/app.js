@@ -1,7 +1,8 @@
 // The hint page: the position (saved in the browser, so a reload keeps it), the engine's
-// verdict on it, the hint with its alternatives, and "I played it".
-import { analyze, applyMove, legalMoves } from "./api.js";
-import { GAMES, gameById } from "./games/index.js";
+// verdict on it, the hint with its alternatives, and "I played it". The games and their
+// facts come from the service (GET /api/games), once, before the first render.
+import { analyze, applyMove, legalMoves, listGames } from "./api.js";
+import { loadGames } from "./games/index.js";
 import { el } from "./ui.js";
 
 const STORE = "regent.hint.v1";
@@ -12,7 +13,8 @@ const BUDGETS = [
 ];
 const $ = (id) => document.getElementById(id);
 
-let state = load();
+let GAMES = []; // what js/games/index.js makes of the service's list
+let state = null;
 let search = null; // the AbortController of the running Analyze
 let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
@@ -25,17 +27,22 @@ function load() {
   } catch {
     // a damaged entry: start afresh
   }
-  return fresh(GAMES[0], 2);
+  return fresh(GAMES[0]);
 }
 
-function fresh(game, numPlayers) {
-  return { game: game.id, observation: { [game.id]: game.blank(numPlayers) }, budget: 1 };
+// A new position of `game` with its second smallest player count (the smallest is often
+// a solo mode or a thin table).
+function fresh(game, budget = 1) {
+  const counts = game.playerCounts;
+  const numPlayers = counts[Math.min(1, counts.length - 1)];
+  return { game: game.id, observation: { [game.id]: game.blank(numPlayers) }, budget };
 }
 
 function save() {
   localStorage.setItem(STORE, JSON.stringify(state));
 }
 
+const gameById = (id) => GAMES.find((g) => g.id === id) || null;
 const game = () => gameById(state.game);
 const position = () => state.observation[state.game];
 
@@ -43,7 +50,7 @@ const position = () => state.observation[state.game];
 
 function render() {
   const current = game();
-  $("game").replaceChildren(...GAMES.map((g) => el("option", { value: g.id, selected: g.id === current.id }, g.name)));
+  $("game").replaceChildren(...GAMES.map((g) => el("option", { value: g.id, selected: g.id === current.id }, g.title)));
   $("players").replaceChildren(
     ...current.playerCounts.map((n) =>
       el("option", { value: n, selected: n === current.numPlayers(position()) }, n === 1 ? "1 (solo)" : n),
@@ -112,8 +119,9 @@ function showProblem(err) {
     box.replaceChildren();
     return;
   }
+  const describe = state ? game().describeField : (field) => field;
   const fields = (err.fields || []).map((f) =>
-    el("li", {}, el("strong", {}, game().describeField(f.field)), `: ${f.description}`, el("span", { class: "muted" }, ` (${f.field})`)),
+    el("li", {}, el("strong", {}, describe(f.field)), `: ${f.description}`, el("span", { class: "muted" }, ` (${f.field})`)),
   );
   box.replaceChildren(
     el("strong", {}, err.status === 400 ? "This position cannot happen. " : "Something went wrong. "),
@@ -296,7 +304,7 @@ function importText(text) {
 function wire() {
   $("game").onchange = () => {
     const chosen = gameById($("game").value);
-    state = { ...fresh(chosen, chosen.playerCounts[Math.min(1, chosen.playerCounts.length - 1)]), budget: state.budget };
+    state = fresh(chosen, state.budget);
     replacePosition(state.observation, chosen.id);
   };
   $("players").onchange = () => replacePosition({ [state.game]: game().blank(Number($("players").value)) }, state.game);
@@ -322,5 +330,21 @@ function wire() {
   };
 }
 
-wire();
-render();
+// The games first: without them the page has nothing to draw.
+async function start() {
+  try {
+    GAMES = await loadGames((await listGames()).games || []);
+  } catch (err) {
+    showProblem(err);
+    return;
+  }
+  if (!GAMES.length) {
+    showProblem({ message: "The service offers no game this page can set up." });
+    return;
+  }
+  state = load();
+  wire();
+  render();
+}
+
+start();

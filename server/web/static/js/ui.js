@@ -35,3 +35,117 @@ export function stepper(id, value, low, high, onChange) {
   plus.disabled = value >= high;
   return el("span", { class: "stepper" }, minus, output, plus);
 }
+
+// A word with a capital first letter.
+export const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+// A checkbox for the boolean `field` of `target`; `edit` wraps a change (see renderSetup).
+export function checkbox(id, label, target, field, edit) {
+  const box = el("input", { type: "checkbox", id, checked: Boolean(target[field]) });
+  box.onchange = edit(() => (target[field] = box.checked));
+  return el("label", {}, box, label);
+}
+
+// Whether the rules options are unfolded; every edit draws the setup afresh.
+let rulesOpen = false;
+
+// The game's rules options (the service's RulesOption list) as checkboxes on `rules`, each
+// with its description, folded away: a table plays the defaults more often than not.
+export function rulesEditor(options, rules, edit) {
+  const changed = options.filter((o) => Boolean(rules[o.name]) !== Boolean(o.default_value)).length;
+  const box = el(
+    "details",
+    { class: "rules", id: "rules", open: rulesOpen },
+    el("summary", {}, `Rules options${changed ? ` (${changed} changed)` : ""}`),
+    ...options.map((o) =>
+      el(
+        "div",
+        { class: "rule" },
+        checkbox(`rule-${o.name}`, o.name.replace(/_/g, " "), rules, o.name, edit),
+        el("span", { class: "muted" }, o.description),
+      ),
+    ),
+  );
+  box.ontoggle = () => (rulesOpen = box.open);
+  return box;
+}
+
+// One player's row of counters: `field` of `view` (VP, gold ...) under `label`, then with
+// `handMax` the hand: the observer's is the cards it holds, another player's a stepper
+// from the cards known in it up to handMax. `id` names the steppers (`vp-0`, `hand-0`).
+export function counterRow({ name, id, label, view, field, edit, mine = false, handMax = 0 }, ...extras) {
+  const count = (key, value, low, high) => stepper(`${key}-${id}`, value, low, high, (v) => edit(() => (view[key] = v))());
+  const known = view.hand ? view.hand.length : 0;
+  let hand = null;
+  if (handMax && mine) hand = el("span", {}, "Hand ", el("output", { id: `hand-${id}` }, known));
+  else if (handMax) hand = el("label", {}, "Hand", count("hand_size", view.hand_size || 0, known, handMax));
+  return el(
+    "div",
+    { class: "counter-row" },
+    el("strong", {}, name),
+    el("label", {}, label, count(field, view[field] || 0, 0, 200)),
+    hand,
+    ...extras,
+  );
+}
+
+// The buttons that choose where tapped cards go (`zones`: [id, label]); `current` is pressed.
+export function zoneTabs(label, zones, current, onPick) {
+  const tabs = zones.map(([id, text]) => {
+    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": current === id }, text);
+    tab.onclick = () => onPick(id);
+    return tab;
+  });
+  return el("div", { class: "zone-tabs", role: "group", "aria-label": label }, ...tabs);
+}
+
+// A place cards were put: its heading (with the count, when given) and its contents;
+// `active` when tapped cards go there.
+export function zoneBox(id, active, heading, count, ...contents) {
+  return el(
+    "div",
+    { class: `zone${active ? " active" : ""}`, "data-zone-box": id },
+    el("h3", {}, heading, count === null ? null : el("span", { class: "muted" }, `${count}`)),
+    ...contents,
+  );
+}
+
+// A placed card: tapping it takes it back (`onRemove`).
+export function placedCard(name, element, onRemove) {
+  const button = el("button", { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` }, element);
+  button.onclick = onRemove;
+  return button;
+}
+
+// The deck: a tile per kind of card of `table` (a CardTable) with the copies `left` of it,
+// disabled when none is; `element(name, text)` draws a card, onTap(name) places one.
+export function deckTiles(attrs, table, left, element, onTap) {
+  const tiles = table.cards.map(({ name }) => {
+    const tile = el(
+      "button",
+      { type: "button", class: "deck-card", "data-card": name, "aria-label": `${name}, ${left[name]} left`, disabled: left[name] <= 0 },
+      element(name, `×${left[name]}`),
+    );
+    tile.onclick = () => onTap(name);
+    return tile;
+  });
+  return el("div", { class: "deck", role: "group", ...attrs }, ...tiles);
+}
+
+// The cards a reveal slot may name: the kinds of `table` with copies `left`, as
+// [{name, left, label, element()}] (see js/games/index.js).
+export function revealChoices(table, left, label, element) {
+  return table.cards
+    .filter(({ name }) => left[name] > 0)
+    .map(({ name }) => ({ name, left: left[name], label: label(name), element: () => element(name) }));
+}
+
+// `text` in words by the first of `rules` ([pattern, words(match)]) that matches it; as it
+// is when none does.
+export function inWords(rules, text) {
+  for (const [pattern, words] of rules) {
+    const m = text.match(pattern);
+    if (m) return words(m);
+  }
+  return text;
+}

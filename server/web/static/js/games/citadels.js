@@ -2,23 +2,14 @@
 // the draft and of the round, steppers, the pending decision), move texts in plain words, and
 // error paths in words. The position is the `citadels` branch of a regent.v1.Observation in
 // protobuf JSON; the engine, not this page, decides whether it can happen and what is legal.
-import { el, stepper } from "../ui.js";
+// The districts (colour, cost, copies) and the rules options come from the service's
+// description of the game.
+import { CardTable, defaultRules } from "../table.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
-// [name, colour class, cost, copies], in the engine's kind order (the proto's enum order).
-const DISTRICTS = [
-  ["manor", "yellow", 3, 5], ["castle", "yellow", 4, 4], ["palace", "yellow", 5, 3],
-  ["temple", "blue", 1, 3], ["church", "blue", 2, 3], ["monastery", "blue", 3, 3], ["cathedral", "blue", 5, 2],
-  ["tavern", "green", 1, 5], ["market", "green", 2, 4], ["trading-post", "green", 2, 3], ["docks", "green", 3, 3],
-  ["harbor", "green", 4, 3], ["town-hall", "green", 5, 2],
-  ["watchtower", "red", 1, 3], ["prison", "red", 2, 3], ["barracks", "red", 3, 3], ["fortress", "red", 5, 2],
-  ["haunted-quarter", "purple", 2, 1], ["keep", "purple", 3, 2], ["observatory", "purple", 4, 1],
-  ["laboratory", "purple", 5, 1], ["smithy", "purple", 5, 1], ["graveyard", "purple", 5, 1],
-  ["imperial-treasury", "purple", 5, 1], ["map-room", "purple", 5, 1], ["library", "purple", 6, 1],
-  ["great-wall", "purple", 6, 1], ["school-of-magic", "purple", 6, 1], ["university", "purple", 6, 1],
-  ["dragon-gate", "purple", 6, 1],
-];
-const DECK_SIZE = 68;
+// The card colour class (the page's palette) of each district colour.
+const PALETTE = { noble: "yellow", religious: "blue", trade: "green", military: "red", unique: "purple" };
 const D_PREFIX = "CITADELS_DISTRICT_";
 const C_PREFIX = "CITADELS_CHARACTER_";
 const P_PREFIX = "CITADELS_PHASE_";
@@ -33,17 +24,20 @@ const PHASES = [
   ["END", "The game is over"],
 ];
 
+// Set by make() from the service's description: the districts and the rules options.
+let districts = new CardTable([]);
+let RULES = [];
+
 // Where tapped districts go: "hand", "drawn" or "city:Q".
 const ui = { zone: "hand" };
 
-const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const words = (name) => name.split("-").map(title).join(" ");
 const districtName = (value) => String(value || "").replace(D_PREFIX, "").toLowerCase().replace(/_/g, "-");
 const toDistrict = (name) => D_PREFIX + name.toUpperCase().replace(/-/g, "_");
 const characterName = (value) => String(value || "").replace(C_PREFIX, "").toLowerCase();
 const toCharacter = (name) => C_PREFIX + name.toUpperCase();
-const kindOf = (name) => DISTRICTS.findIndex((d) => d[0] === name);
-const byKind = (a, b) => kindOf(districtName(a)) - kindOf(districtName(b));
+const costOf = (name) => districts.attribute(name, "cost");
+const byKind = (a, b) => districts.kind(districtName(a)) - districts.kind(districtName(b));
 const byCharacter = (a, b) => CHARACTERS.indexOf(characterName(a)) - CHARACTERS.indexOf(characterName(b));
 const phaseOf = (obs) => String((obs.decision && obs.decision.phase) || "").replace(P_PREFIX, "");
 const draftSteps = (n) => (n <= 3 ? 6 : n);
@@ -54,12 +48,12 @@ function playerName(obs, q) {
   return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
 }
 
-export function districtElement(name, extra = "") {
-  const [, colour, cost] = DISTRICTS[kindOf(name)];
+function districtElement(name, extra = "") {
+  const colour = PALETTE[districts.attribute(name, "colour")] || "white";
   return el(
     "span",
-    { class: `card district c-${colour}`, title: `${words(name)}, cost ${cost}` },
-    el("span", { class: "value" }, cost),
+    { class: `card district c-${colour}`, title: `${words(name)}, cost ${costOf(name)}` },
+    el("span", { class: "value" }, costOf(name)),
     el("span", { class: "name" }, words(name)),
     extra ? el("span", { class: "left" }, extra) : null,
   );
@@ -77,7 +71,7 @@ function blank(numPlayers) {
   return normalize({
     observer: 0,
     num_players: numPlayers,
-    rules: {},
+    rules: defaultRules(RULES),
     round: 1,
     crown: 0,
     first_picker: 0,
@@ -144,16 +138,10 @@ function deckSize(obs) {
   obs.players.forEach((view, q) => {
     if (q !== me) hidden += Math.max(0, view.hand_size - view.hand.length);
   });
-  return DECK_SIZE - placed(obs).length - hidden + obs.deck_known.length;
+  return districts.size - placed(obs).length - hidden + obs.deck_known.length;
 }
 
-function left(obs) {
-  const counts = {};
-  for (const name of placed(obs)) counts[name] = (counts[name] || 0) + 1;
-  const out = {};
-  for (const [name, , , copies] of DISTRICTS) out[name] = copies - (counts[name] || 0);
-  return out;
-}
+const left = (obs) => districts.left(placed(obs));
 
 // -- the setup editor --------------------------------------------------------------------
 
@@ -185,7 +173,6 @@ function renderSetup(root, obs, changed) {
     fn();
     changed(normalize(obs));
   };
-  const n = obs.players.length;
   const me = obs.observer || 0;
   const counts = left(obs);
   const who = obs.players.map((_, q) => [q, playerName(obs, q)]);
@@ -207,79 +194,49 @@ function renderSetup(root, obs, changed) {
     })())),
     select("crown", "Crown", who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
     select("first-picker", "First to pick", who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
-    toggleBox("eight-districts", "8 districts end the game", obs.rules, "eight_districts", edit),
-    toggleBox("powers-before-resources", "powers before gold or cards", obs.rules, "powers_before_resources", edit),
     el("span", { class: "muted", id: "deck" }, `Deck: ${obs.deck_size} (what the rest leaves)`),
   );
 
   const zones = [["hand", "Your hand"], ["drawn", "Drawn, to keep or put back"]];
   obs.players.forEach((_, q) => zones.push([`city:${q}`, `${playerName(obs, q)}: city`]));
-  const tabs = zones.map(([id, label]) => {
-    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id }, label);
-    tab.onclick = () => {
-      ui.zone = id;
-      changed(obs);
-    };
-    return tab;
+  const tabs = zoneTabs("where tapped districts go", zones, ui.zone, (id) => {
+    ui.zone = id;
+    changed(obs);
   });
-
-  const deck = el("div", { class: "deck districts", role: "group", "aria-label": "the districts" });
-  for (const [name] of DISTRICTS) {
-    const button = el(
-      "button",
-      { type: "button", class: "deck-card", "data-card": name, "aria-label": `${name}, ${counts[name]} left`, disabled: counts[name] <= 0 },
-      districtElement(name, `×${counts[name]}`),
-    );
-    button.onclick = edit(() => place(obs, name));
-    deck.append(button);
-  }
+  const tiles = deckTiles({ class: "deck districts", "aria-label": "the districts" }, districts, counts, districtElement, (name) =>
+    edit(() => place(obs, name))(),
+  );
 
   const removable = (list, index, onRemove) => {
     const name = districtName(list[index]);
-    const button = el("button", { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` }, districtElement(name));
-    button.onclick = edit(onRemove || (() => list.splice(index, 1)));
-    return button;
+    return placedCard(name, districtElement(name), edit(onRemove || (() => list.splice(index, 1))));
   };
-  const zoneBox = (id, label, list, extra = null) =>
-    el(
-      "div",
-      { class: `zone${ui.zone === id ? " active" : ""}`, "data-zone-box": id },
-      el("h3", {}, label, extra, el("span", { class: "muted" }, `${list.length}`)),
-      el("div", { class: "cards" }, ...list.map((_, i) =>
-        id.startsWith("city:")
-          ? removable(list, i, () => {
-              const view = obs.players[Number(id.split(":")[1])];
-              view.city.splice(i, 1);
-              view.built_rounds.splice(i, 1);
-            })
-          : removable(list, i))),
-    );
+  const unbuild = (view, i) => () => {
+    view.city.splice(i, 1);
+    view.built_rounds.splice(i, 1);
+  };
+  const cardsBox = (id, label, list, view = null) =>
+    zoneBox(id, ui.zone === id, label, list.length,
+      el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i, view && unbuild(view, i)))));
 
   const players = el(
     "div",
     { class: "counters" },
     ...obs.players.map((view, q) =>
-      el(
-        "div",
-        { class: "counter-row" },
-        el("strong", {}, playerName(obs, q)),
-        el("label", {}, "Gold", stepper(`gold-${q}`, view.gold, 0, 200, (v) => edit(() => (view.gold = v))())),
-        q === me
-          ? el("span", {}, "Hand ", el("output", { id: `hand-${q}` }, view.hand.length))
-          : el("label", {}, "Hand", stepper(`hand-${q}`, view.hand_size, view.hand.length, 40, (v) => edit(() => (view.hand_size = v))())),
-      ),
+      counterRow({ name: playerName(obs, q), id: q, label: "Gold", view, field: "gold", edit, mine: q === me, handMax: 40 }),
     ),
   );
 
   root.replaceChildren(
     general,
+    rulesEditor(RULES, obs.rules, edit),
     el("h2", {}, "Districts"),
     el("p", { class: "muted" }, "Choose a place, then tap districts to put them there; tap a placed district to take it back. Cities list districts in the order built."),
-    el("div", { class: "zone-tabs", role: "group", "aria-label": "where tapped districts go" }, ...tabs),
-    deck,
-    zoneBox("hand", "Your hand", obs.players[me].hand),
-    ...obs.players.map((view, q) => zoneBox(`city:${q}`, `${playerName(obs, q)}: city`, view.city)),
-    zoneBox("drawn", "Drawn, to keep or put back", obs.decision.drawn),
+    tabs,
+    tiles,
+    cardsBox("hand", "Your hand", obs.players[me].hand),
+    ...obs.players.map((view, q) => cardsBox(`city:${q}`, `${playerName(obs, q)}: city`, view.city, view)),
+    cardsBox("drawn", "Drawn, to keep or put back", obs.decision.drawn),
     el("h2", {}, "Gold and hands"),
     players,
     el("h2", {}, "Characters"),
@@ -298,12 +255,6 @@ function place(obs, name) {
     view.city.push(card);
     view.built_rounds.push(obs.round);
   }
-}
-
-function toggleBox(id, label, target, field, edit) {
-  const box = el("input", { type: "checkbox", id, checked: Boolean(target[field]) });
-  box.onchange = edit(() => (target[field] = box.checked));
-  return el("label", {}, box, label);
 }
 
 // The draft as the observer saw it (face-up characters, what it was shown at each pick, its
@@ -382,10 +333,10 @@ function decisionEditor(obs, edit) {
     })()));
     parts.push(el("label", {}, "Builds left", stepper("builds-left", d.builds_left || 0, 0, 3, (v) => edit(() => (d.builds_left = v))())));
     if (phase === "KEEP") parts.push(el("label", {}, "Keep", stepper("keep-left", d.keep_left || 0, 1, 2, (v) => edit(() => (d.keep_left = v))())));
-    parts.push(toggleBox("income-done", "income collected", d, "income_done", edit));
-    parts.push(toggleBox("power-done", "power used", d, "power_done", edit));
+    parts.push(checkbox("income-done", "income collected", d, "income_done", edit));
+    parts.push(checkbox("power-done", "power used", d, "power_done", edit));
     if ((phase === "REDRAW" || phase === "GRAVEYARD") && obs.rules.powers_before_resources) {
-      parts.push(toggleBox("before-resources", "before gold or cards", d, "before_resources", edit));
+      parts.push(checkbox("before-resources", "before gold or cards", d, "before_resources", edit));
     }
   }
   return el("div", { class: "row" }, ...parts);
@@ -394,8 +345,7 @@ function decisionEditor(obs, edit) {
 // -- words -------------------------------------------------------------------------------
 
 function cost(name) {
-  const found = DISTRICTS[kindOf(name)];
-  return found ? ` (${found[2]} gold)` : "";
+  return costOf(name) ? ` (${costOf(name)} gold)` : "";
 }
 
 function describeMove(text, obs) {
@@ -471,34 +421,12 @@ function describeField(path) {
     [/^round/, () => "the round"],
     [/^observer/, () => "who you are"],
   ];
-  for (const [pattern, say] of rules) {
-    const m = p.match(pattern);
-    if (m) return say(m);
-  }
-  return p;
+  return inWords(rules, p);
 }
 
-function revealChoices(obs) {
-  normalize(obs);
-  const counts = left(obs);
-  return DISTRICTS.filter(([name]) => counts[name] > 0).map(([name]) => ({
-    name,
-    left: counts[name],
-    label: words(name),
-    element: () => districtElement(name),
-  }));
+export default function make(info) {
+  districts = new CardTable(info.cards);
+  RULES = info.rules_options || [];
+  const revealChoices = (obs) => choices(districts, left(normalize(obs)), words, districtElement);
+  return { blank, renderSetup, describeMove, describeField, revealChoices };
 }
-
-export default {
-  id: "citadels",
-  name: "Citadels",
-  playerCounts: [2, 3, 4, 5, 6, 7],
-  blank,
-  numPlayers: (obs) => obs.num_players || (obs.players || []).length,
-  renderSetup,
-  describeMove,
-  describeField,
-  observer: (obs) => obs.observer || 0,
-  toAct: (obs) => (obs.decision && obs.decision.player !== undefined ? obs.decision.player : null),
-  revealChoices,
-};

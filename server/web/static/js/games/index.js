@@ -1,23 +1,51 @@
-// The games the page can set up: one module each, keyed by the Observation oneof field.
+// The games the page can set up: those the service lists (GET /api/games) for which this
+// folder has a module, js/games/<name>.js, where <name> is the game's Observation field.
+// A game the page has no module for is not offered.
 //
-// A game module exports:
-//   id, name, playerCounts        the oneof field ("royal_cities"), a title, allowed counts
+// A game module's default export is make(info), where `info` is the service's GameInfo in
+// protobuf JSON (title, player counts, score unit, rules options, card table); it returns:
 //   blank(numPlayers)             a new position: the oneof's content in protobuf JSON
-//   numPlayers(position)          how many players a position has
 //   renderSetup(root, position, changed)
 //                                 draw the setup editor into `root`; call changed(position)
 //                                 after every edit (the page saves it and asks the engine)
 //   describeMove(text, position)  a move's text in plain words
 //   describeField(path)           a field path of an error ("players[1].hand[0]") in words
-//   observer(position), toAct(position)
-//                                 the observer, and the player to act (or null at the end)
 //   revealChoices(position)       the cards a reveal slot may name: those the observer
 //                                 cannot see, as [{name, left, label, element()}]
-import citadels from "./citadels.js";
-import royalCities from "./royal_cities.js";
+// and may replace the defaults below of
+//   numPlayers(position)          how many players a position has
+//   observer(position), toAct(position)
+//                                 the observer, and the player to act (or null at the end)
+// The page adds id (the Observation field), title and playerCounts from `info`.
 
-export const GAMES = [royalCities, citadels];
+const NAME = /^[a-z][a-z0-9_]*$/;
 
-export function gameById(id) {
-  return GAMES.find((game) => game.id === id) || null;
+const defaults = {
+  numPlayers: (position) => position.num_players || (position.players || []).length,
+  observer: (position) => position.observer || 0,
+  toAct: (position) => (position.decision && position.decision.player !== undefined ? position.decision.player : null),
+};
+
+async function loadGame(info) {
+  if (!NAME.test(info.name || "")) return null;
+  let module;
+  try {
+    module = await import(`./${info.name}.js`);
+  } catch (err) {
+    console.warn(`no page module for the game ${info.name}: ${err.message}`);
+    return null;
+  }
+  return {
+    ...defaults,
+    ...module.default(info),
+    id: info.name,
+    title: info.title || info.name,
+    playerCounts: info.player_counts || [],
+  };
+}
+
+// The games of `infos` (ListGamesResponse.games) that the page can set up, in their order.
+export async function loadGames(infos) {
+  const games = await Promise.all(infos.map(loadGame));
+  return games.filter(Boolean);
 }

@@ -1,12 +1,13 @@
 // Royal Cities: the setup editor (a picture of the deck, places to tap cards into, steppers),
 // move texts in plain words, and error paths in words. The position is the
 // `royal_cities` branch of a regent.v1.Observation in protobuf JSON; the engine, not this
-// page, decides whether it can happen and what is legal.
-import { el, stepper } from "../ui.js";
+// page, decides whether it can happen and what is legal. The cards (colour, value, effect,
+// copies) and the rules options come from the service's description of the game.
+import { CardTable, defaultRules } from "../table.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
-const COLOURS = ["purple", "yellow", "pink", "red", "blue", "green", "white"];
-const CITIES = COLOURS.slice(0, 6);
-const EFFECTS = ["Emptiness", "Villager", "Jester", "Assassin", "Merchant", "Knight", "Astrologer"];
+// The colour of the cards that have no City of their own: a white card joins a coloured one.
+const WHITE = "white";
 const PREFIX = "ROYAL_CITIES_COLOUR_";
 const PHASE_PREFIX = "ROYAL_CITIES_PHASE_";
 // [phase, label, who plays it: "table" (2-4 players), "solo" (1 player) or "" (both)]
@@ -27,23 +28,24 @@ const PHASES = [
   ["SOLO_TRIM", "Solo: trim the Market to four", "solo"],
   ["END", "The game is over", ""],
 ];
-const DECK_SIZE = 85;
+
+// Set by make() from the service's description: the card table, the Cities' colours (the
+// colours of the kinds but white, in kind order: the proto's City order), the effect of
+// each value, the rules options, and what the scores count.
+let deck = new CardTable([]);
+let CITIES = [];
+let EFFECTS = [];
+let RULES = [];
+let SCORE_UNIT = "";
 
 // The place cards go when tapped in the deck, and a white card waiting for its City.
 const ui = { zone: "hand", white: null };
 
-const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const colourOf = (name) => deck.attribute(name, "colour");
+const valueOf = (name) => deck.attribute(name, "value");
 const cardName = (card) => `${(card.colour || "").replace(PREFIX, "").toLowerCase()}-${card.value || 0}`;
-const toCard = (name) => {
-  const [colour, value] = name.split("-");
-  return { colour: PREFIX + colour.toUpperCase(), value: Number(value) };
-};
-const copies = (name) => (name.startsWith("white") || name.endsWith("-0") ? 1 : 2);
-const kindOrder = (name) => {
-  const [colour, value] = name.split("-");
-  return COLOURS.indexOf(colour) * 7 + Number(value);
-};
-const byKind = (a, b) => kindOrder(cardName(a)) - kindOrder(cardName(b));
+const toCard = (name) => ({ colour: PREFIX + colourOf(name).toUpperCase(), value: Number(valueOf(name)) });
+const byKind = (a, b) => deck.kind(cardName(a)) - deck.kind(cardName(b));
 const phaseOf = (obs) => ((obs.decision && obs.decision.phase) || "").replace(PHASE_PREFIX, "");
 
 function playerName(obs, q) {
@@ -51,8 +53,8 @@ function playerName(obs, q) {
   return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
 }
 
-export function cardElement(name, extra = "") {
-  const [colour, value] = name.split("-");
+function cardElement(name, extra = "") {
+  const [colour, value] = [colourOf(name), valueOf(name)];
   return el(
     "span",
     { class: `card c-${colour}`, title: `${title(colour)} ${value}` },
@@ -74,7 +76,7 @@ function blank(numPlayers) {
   const obs = {
     observer: 0,
     num_players: numPlayers,
-    rules: { hero_on_every_revolt: true, regent_scores_revolts: true },
+    rules: defaultRules(RULES),
     season: 1,
     num_seasons: numPlayers === 4 ? 3 : 4,
     starter: 0,
@@ -105,6 +107,7 @@ function normalize(obs) {
     obs.regent.cities = obs.regent.cities && obs.regent.cities.length ? obs.regent.cities : emptyCities();
     for (const city of obs.regent.cities) city.cards = city.cards || [];
   }
+  obs.rules = obs.rules || {};
   obs.market = (obs.market || []).slice().sort(byKind);
   obs.discard = (obs.discard || []).slice().sort(byKind);
   obs.decision = obs.decision || { phase: PHASE_PREFIX + "TURN", player: 0 };
@@ -135,21 +138,10 @@ function pileSize(obs) {
   obs.players.forEach((view, q) => {
     if (q !== me) hidden += view.hand_size - view.hand.length;
   });
-  return DECK_SIZE - placedCards(obs).length - hidden;
+  return deck.size - placedCards(obs).length - hidden;
 }
 
-function left(obs) {
-  const counts = {};
-  for (const name of placedCards(obs)) counts[name] = (counts[name] || 0) + 1;
-  const out = {};
-  for (const colour of COLOURS) {
-    for (let value = 0; value <= 6; value++) {
-      const name = `${colour}-${value}`;
-      out[name] = copies(name) - (counts[name] || 0);
-    }
-  }
-  return out;
-}
+const left = (obs) => deck.left(placedCards(obs));
 
 // -- the setup editor --------------------------------------------------------------------
 
@@ -177,7 +169,7 @@ function place(obs, name, city) {
   else if (ui.zone === "drawn") obs.decision.drawn.push(card);
   else {
     const owner = ui.zone.split(":")[1];
-    const colour = city === undefined ? COLOURS.indexOf(name.split("-")[0]) : city;
+    const colour = city === undefined ? CITIES.indexOf(colourOf(name)) : city;
     citiesOf(obs, owner)[colour].cards.push(card);
   }
 }
@@ -204,42 +196,20 @@ function renderSetup(root, obs, changed) {
     obs.observer = Number(observer.value);
   });
 
-  const tabs = zones(obs).map(([id, label]) => {
-    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": ui.zone === id }, label);
-    tab.onclick = () => {
-      ui.zone = id;
-      ui.white = null;
-      changed(obs);
-    };
-    return tab;
+  const tabs = zoneTabs("where tapped cards go", zones(obs), ui.zone, (id) => {
+    ui.zone = id;
+    ui.white = null;
+    changed(obs);
   });
 
-  const deck = el("div", { class: "deck", role: "group", "aria-label": "the deck" });
-  for (const colour of COLOURS) {
-    for (let value = 0; value <= 6; value++) {
-      const name = `${colour}-${value}`;
-      const button = el(
-        "button",
-        {
-          type: "button",
-          class: "deck-card",
-          "data-card": name,
-          "aria-label": `${name}, ${counts[name]} left`,
-          disabled: counts[name] <= 0,
-        },
-        cardElement(name, counts[name] > 0 ? `×${counts[name]}` : "0"),
-      );
-      button.onclick = () => {
-        if (colour === "white" && ui.zone.startsWith("cities:")) {
-          ui.white = name;
-          changed(obs);
-          return;
-        }
-        edit(() => place(obs, name))();
-      };
-      deck.append(button);
+  const tiles = deckTiles({ "aria-label": "the deck" }, deck, counts, cardElement, (name) => {
+    if (colourOf(name) === WHITE && ui.zone.startsWith("cities:")) {
+      ui.white = name;
+      changed(obs);
+      return;
     }
-  }
+    edit(() => place(obs, name))();
+  });
 
   const chooser = ui.white
     ? el(
@@ -259,26 +229,16 @@ function renderSetup(root, obs, changed) {
 
   const removable = (list, index) => {
     const name = cardName(list[index]);
-    const button = el(
-      "button",
-      { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` },
-      cardElement(name),
-    );
-    button.onclick = edit(() => list.splice(index, 1));
-    return button;
+    return placedCard(name, cardElement(name), edit(() => list.splice(index, 1)));
   };
-  const zoneBox = (id, label, list) =>
-    el(
-      "div",
-      { class: `zone${ui.zone === id ? " active" : ""}`, "data-zone-box": id },
-      el("h3", {}, label, el("span", { class: "muted" }, `${list.length}`)),
-      el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i))),
-    );
+  const cardsBox = (id, label, list) =>
+    zoneBox(id, ui.zone === id, label, list.length, el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i))));
   const cityBox = (owner, label) =>
-    el(
-      "div",
-      { class: `zone${ui.zone === `cities:${owner}` ? " active" : ""}`, "data-zone-box": `cities:${owner}` },
-      el("h3", {}, label),
+    zoneBox(
+      `cities:${owner}`,
+      ui.zone === `cities:${owner}`,
+      label,
+      null,
       el(
         "div",
         { class: "cities" },
@@ -296,31 +256,13 @@ function renderSetup(root, obs, changed) {
     "div",
     { class: "counters" },
     ...obs.players.map((view, q) =>
-      el(
-        "div",
-        { class: "counter-row" },
-        el("strong", {}, playerName(obs, q)),
-        el("label", {}, "VP", stepper(`vp-${q}`, view.vp, 0, 200, (v) => edit(() => (view.vp = v))())),
-        q === me
-          ? el("span", {}, "Hand ", el("output", { id: `hand-${q}` }, view.hand.length))
-          : el(
-              "label",
-              {},
-              "Hand",
-              stepper(`hand-${q}`, view.hand_size, view.hand.length, 30, (v) => edit(() => (view.hand_size = v))()),
-            ),
-        solo ? null : toggle(`hero-${q}`, "Hero up", view, "hero_up", edit),
-        toggle(`purchased-${q}`, "Bought this Season", view, "purchased", edit),
+      counterRow(
+        { name: playerName(obs, q), id: q, label: SCORE_UNIT, view, field: "vp", edit, mine: q === me, handMax: 30 },
+        solo ? null : checkbox(`hero-${q}`, "Hero up", view, "hero_up", edit),
+        checkbox(`purchased-${q}`, "Bought this Season", view, "purchased", edit),
       ),
     ),
-    solo
-      ? el(
-          "div",
-          { class: "counter-row" },
-          el("strong", {}, "The Regent"),
-          el("label", {}, "VP", stepper("vp-regent", obs.regent.vp || 0, 0, 200, (v) => edit(() => (obs.regent.vp = v))())),
-        )
-      : null,
+    solo ? counterRow({ name: "The Regent", id: "regent", label: SCORE_UNIT, view: obs.regent, field: "vp", edit }) : null,
   );
 
   const general = el(
@@ -334,29 +276,24 @@ function renderSetup(root, obs, changed) {
 
   const parts = [
     general,
+    rulesEditor(RULES, obs.rules, edit),
     el("h2", {}, "Cards"),
     el("p", { class: "muted" }, "Choose a place, then tap cards in the deck to put them there; tap a placed card to take it back. Cities fill from the bottom."),
-    el("div", { class: "zone-tabs", role: "group", "aria-label": "where tapped cards go" }, ...tabs),
+    tabs,
     chooser,
-    deck,
-    zoneBox("hand", "Your hand", obs.players[me].hand),
-    zoneBox("market", "Market (face up)", obs.market),
+    tiles,
+    cardsBox("hand", "Your hand", obs.players[me].hand),
+    cardsBox("market", "Market (face up)", obs.market),
     ...obs.players.map((_, q) => cityBox(q, `${playerName(obs, q)}: Cities`)),
     obs.regent ? cityBox("regent", "The Regent: Cities") : null,
-    zoneBox("discard", "Discard pile", obs.discard),
-    zoneBox("drawn", "Drawn, not placed yet", obs.decision.drawn),
+    cardsBox("discard", "Discard pile", obs.discard),
+    cardsBox("drawn", "Drawn, not placed yet", obs.decision.drawn),
     el("h2", {}, "Scores and hands"),
     counters,
     el("h2", {}, "Pending decision"),
     decisionEditor(obs, edit),
   ];
   root.replaceChildren(...parts.filter(Boolean));
-}
-
-function toggle(id, label, target, field, edit) {
-  const box = el("input", { type: "checkbox", id, checked: Boolean(target[field]) });
-  box.onchange = edit(() => (target[field] = box.checked));
-  return el("label", {}, box, label);
 }
 
 function decisionEditor(obs, edit) {
@@ -390,21 +327,20 @@ function decisionEditor(obs, edit) {
     effect.onchange = edit(() => (d.effect = Number(effect.value)));
     parts.push(el("label", {}, "Effect", effect));
   }
-  if (phaseOf(obs) === "TURN") parts.push(toggle("turn-played", "already played a card", d, "turn_played", edit));
+  if (phaseOf(obs) === "TURN") parts.push(checkbox("turn-played", "already played a card", d, "turn_played", edit));
   return el("div", { class: "row" }, ...parts);
 }
 
 // -- words -------------------------------------------------------------------------------
 
 function cardWords(name) {
-  const [colour, value] = name.split("-");
-  return `${title(colour)} ${value}`;
+  return `${title(colourOf(name))} ${valueOf(name)}`;
 }
 
 function describeMove(text, obs) {
   const words = text.split(" ");
   const [verb, a, b, c] = words;
-  const effect = (name) => EFFECTS[Number(name.split("-")[1])];
+  const effect = (name) => deck.attribute(name, "effect");
   switch (verb) {
     case "play":
       if (a === "hand") return `Play ${cardWords(b)} from your hand (${effect(b)})`;
@@ -461,31 +397,18 @@ function describeField(path) {
     [/^observer/, () => "who you are"],
     [/^revealed\[(\d+)\]/, (m) => `the card you named (${Number(m[1]) + 1})`],
   ];
-  for (const [pattern, words] of rules) {
-    const m = p.match(pattern);
-    if (m) return words(m);
+  return inWords(rules, p);
+}
+
+export default function make(info) {
+  deck = new CardTable(info.cards);
+  CITIES = deck.values("colour").filter((colour) => colour !== WHITE);
+  EFFECTS = [];
+  for (const card of deck.cards) {
+    if (card.attributes.effect) EFFECTS[Number(card.attributes.value)] = card.attributes.effect;
   }
-  return p;
+  RULES = info.rules_options || [];
+  SCORE_UNIT = info.score_unit || "";
+  const revealChoices = (obs) => choices(deck, left(normalize(obs)), cardWords, cardElement);
+  return { blank, renderSetup, describeMove, describeField, revealChoices };
 }
-
-function revealChoices(obs) {
-  normalize(obs);
-  const counts = left(obs);
-  return Object.keys(counts)
-    .filter((name) => counts[name] > 0)
-    .map((name) => ({ name, left: counts[name], label: cardWords(name), element: () => cardElement(name) }));
-}
-
-export default {
-  id: "royal_cities",
-  name: "Royal Cities",
-  playerCounts: [1, 2, 3, 4],
-  blank,
-  numPlayers: (obs) => obs.num_players || (obs.players || []).length,
-  renderSetup,
-  describeMove,
-  describeField,
-  observer: (obs) => obs.observer || 0,
-  toAct: (obs) => (obs.decision && obs.decision.player !== undefined ? obs.decision.player : null),
-  revealChoices,
-};
