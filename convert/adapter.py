@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar
 
 from google.protobuf.message import Message
 
@@ -35,6 +35,26 @@ def cards_of(places: Counter[Place]) -> Counter[str]:
     for (_, card), count in places.items():
         out[card] += count
     return out
+
+
+M = TypeVar("M", bound=Message)
+R = TypeVar("R")
+
+
+def rules_message(rules: Any, message: type[M]) -> M:
+    """A rules dataclass as its message: every option set explicitly (an `optional` one too)."""
+    return message(**{f.name: getattr(rules, f.name) for f in fields(rules)})
+
+
+def rules_of_message(msg: Message, rules_class: type[R]) -> R:
+    """A rules message as the engine's dataclass; an unset `optional` field takes the
+    dataclass default."""
+    values: dict[str, bool] = {}
+    for f in fields(rules_class):  # type: ignore[arg-type]
+        if msg.DESCRIPTOR.fields_by_name[f.name].has_presence and not msg.HasField(f.name):
+            continue
+        values[f.name] = bool(getattr(msg, f.name))
+    return rules_class(**values)
 
 
 def _no_known_draws(obs: Any) -> dict[int, str]:

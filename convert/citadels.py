@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 
-from convert.adapter import Place, TableRules, add_places
+from convert.adapter import Place, TableRules, add_places, rules_message, rules_of_message
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, DISTRICTS, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
@@ -43,16 +42,15 @@ _CHARACTER_NUMBER = _numbers(_pb.CitadelsCharacter, "CITADELS_CHARACTER_", CHARA
 _CHARACTER = {n: (CHARACTERS.index(c), c) for c, n in _CHARACTER_NUMBER.items()}
 _PHASE_NUMBER = _numbers(_pb.CitadelsPhase, "CITADELS_PHASE_", PHASES)
 _PHASE_NAME = {n: p for p, n in _PHASE_NUMBER.items()}
-_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
 
 
 def rules_to_proto(rules: RulesConfig) -> citadels_pb2.CitadelsRules:
-    return _pb.CitadelsRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+    return rules_message(rules, RULES_MESSAGE)
 
 
 def rules_from_proto(msg: citadels_pb2.CitadelsRules) -> RulesConfig:
     """The options (every one defaults to false, as in the engine)."""
-    return RulesConfig(**{name: bool(getattr(msg, name)) for name in _RULES_FIELDS})
+    return rules_of_message(msg, RulesConfig)
 
 
 # -- engine -> proto ---------------------------------------------------------------

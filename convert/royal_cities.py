@@ -14,10 +14,16 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 from typing import cast
 
-from convert.adapter import CannotApply, Place, TableRules, add_places
+from convert.adapter import (
+    CannotApply,
+    Place,
+    TableRules,
+    add_places,
+    rules_message,
+    rules_of_message,
+)
 from engine.errors import InvalidObservationError
 from engine.royal_cities.cards import CITY_COLOURS, COLOURS, copies, kind_name, parse_kind
 from engine.royal_cities.observation import (
@@ -63,7 +69,6 @@ _CARD_MSG: dict[str, royal_cities_pb2.RoyalCitiesCard] = {
     name: royal_cities_pb2.RoyalCitiesCard(colour=c, value=v)
     for name, (c, v) in _CARD_FIELDS.items()
 }
-_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
 
 
 # -- cards and rules -----------------------------------------------------------
@@ -101,18 +106,12 @@ def _card(msg: royal_cities_pb2.RoyalCitiesCard, field: str) -> tuple[int, str]:
 
 
 def rules_to_proto(rules: RulesConfig) -> royal_cities_pb2.RoyalCitiesRules:
-    """Every option, the optional ones set explicitly."""
-    return _pb.RoyalCitiesRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+    return rules_message(rules, RULES_MESSAGE)
 
 
 def rules_from_proto(msg: royal_cities_pb2.RoyalCitiesRules) -> RulesConfig:
     """The options; an unset `optional bool` takes the engine's default (true for both)."""
-    values: dict[str, bool] = {}
-    for name in _RULES_FIELDS:
-        if msg.DESCRIPTOR.fields_by_name[name].has_presence and not msg.HasField(name):
-            continue  # the dataclass default
-        values[name] = bool(getattr(msg, name))
-    return RulesConfig(**values)
+    return rules_of_message(msg, RulesConfig)
 
 
 # -- engine -> proto -------------------------------------------------------------
