@@ -27,21 +27,26 @@ DIRECTIVES = {
 }
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
-EXTENSIONS = [
-    "engine.cstate",
-    "engine.royal_cities.core",
-    "engine.royal_cities.heuristic",
-    "engine.royal_cities.api",
-    "engine.royal_cities.state",
-    "engine.citadels.core",
-    "engine.citadels.heuristic",
-    "engine.citadels.api",
-    "engine.citadels.state",
-    "search.ismcts",
+ROOT = Path(__file__).resolve().parent
+#: The packages whose .pyx files are built and whose .pxd files are installed: the engine,
+#: every game under it, and the search.
+CYTHON_PACKAGES = [
+    "engine",
+    *sorted(f"engine.{d.parent.name}" for d in ROOT.glob("engine/*/__init__.py")),
+    "search",
 ]
 
 
-ROOT = Path(__file__).resolve().parent
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+#: Every .pyx of those packages, e.g. engine.<game>.core.
+EXTENSIONS = sorted(
+    module_name(pyx)
+    for package in CYTHON_PACKAGES
+    for pyx in (ROOT / package.replace(".", "/")).glob("*.pyx")
+)
 
 
 def generate_stubs() -> None:
@@ -78,10 +83,8 @@ def extension(name: str) -> Extension:
 generate_stubs()
 setup(
     packages=[
-        "engine",
-        "engine.royal_cities",
-        "engine.citadels",
-        "search",
+        *CYTHON_PACKAGES,
+        "convert",
         "server",
         "server.web",
         "clients",
@@ -91,10 +94,8 @@ setup(
         "regent.v1",
     ],
     package_data={
+        **{package: ["*.pxd"] for package in CYTHON_PACKAGES},
         "engine": ["*.pxd", "py.typed"],
-        "engine.royal_cities": ["*.pxd"],
-        "engine.citadels": ["*.pxd"],
-        "search": ["*.pxd"],
         # The hint page: plain HTML, CSS and JavaScript modules, no build step.
         "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
     },

@@ -9,11 +9,6 @@ import time
 from dataclasses import asdict, dataclass
 
 import engine
-from engine.citadels.state import play_random_games as citadels_random_games
-from engine.royal_cities.state import play_random_games as royal_cities_random_games
-
-#: The C-core random-game function of each game.
-RANDOM_GAMES = {"royal_cities": royal_cities_random_games, "citadels": citadels_random_games}
 
 
 @dataclass(frozen=True)
@@ -48,7 +43,7 @@ def _timed(run_batch, batch: int, seconds: float) -> tuple[int, int, float]:
 
 def c_core(game: str, players: int, seconds: float, seed: int) -> EngineFigures:
     """Random games dealt and played entirely in C, without the GIL, on this thread."""
-    play_random_games = RANDOM_GAMES[game]
+    play_random_games = engine.game(game).random_games
     games, actions, elapsed = _timed(
         lambda done, batch: play_random_games(players, batch, seed + done), 2000, seconds
     )

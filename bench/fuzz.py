@@ -1,4 +1,4 @@
-"""`regent bench fuzz`: mutated requests over every RPC of both games against a real
+"""`regent bench fuzz`: mutated requests over every RPC of every served game against a real
 `regent serve` process (its matches in a SQLite file), counted by the status they get.
 
 Valid requests are made first (observations of seeded random games of every player count,
@@ -30,8 +30,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
 from bench.service import server_process
+from convert import game_number, observation_from_proto, observation_to_proto, served_games
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
-from server.convert import GAME_FIELDS, observation_to_proto
 from server.limits import ServerLimits
 
 Code = grpc.StatusCode
@@ -101,7 +101,7 @@ def _observations(rng: random.Random) -> list[advisor_pb2.Observation]:
     """Observations of the player to act, at random steps of seeded random games of every
     game and player count."""
     out = []
-    for game, counts in ((spec.name, spec.player_counts) for spec in engine.games()):
+    for game, counts in ((spec.name, spec.player_counts) for spec in served_games()):
         for players in counts:
             for _ in range(3):
                 state = engine.new_game(game, players, seed=rng.randrange(1 << 30))
@@ -132,14 +132,12 @@ def _advice(rng: random.Random, observation: advisor_pb2.Observation) -> list[tu
 
 
 def _engine_view(observation: advisor_pb2.Observation) -> Any:
-    from server.convert import observation_from_proto
-
     return observation_from_proto(observation)
 
 
 def _create_requests(rng: random.Random) -> list[matches_pb2.CreateMatchRequest]:
     out = []
-    for game, counts in ((spec.name, spec.player_counts) for spec in engine.games()):
+    for game, counts in ((spec.name, spec.player_counts) for spec in served_games()):
         for players in counts:
             seats = [matches_pb2.SeatSpec(human_name=f"p{i}") for i in range(players)]
             for i in range(1, players):
@@ -147,7 +145,7 @@ def _create_requests(rng: random.Random) -> list[matches_pb2.CreateMatchRequest]
                     seats[i] = matches_pb2.SeatSpec(bot=rng.choice(["random", "heuristic"]))
             out.append(
                 matches_pb2.CreateMatchRequest(
-                    game=GAME_FIELDS[game].number, seats=seats, seed=rng.randrange(1 << 30)
+                    game=game_number(game), seats=seats, seed=rng.randrange(1 << 30)
                 )
             )
     return out

@@ -31,19 +31,12 @@ class SearchFigures:
         return self.simulated_actions / self.seconds
 
 
-#: Where each game's mid-game position is: the first turn of Season 2 (Royal
-#: Cities), the first character's turn of round 3 (Citadels).
-MID_GAME = {
-    "royal_cities": lambda state: state.season == 2 and state.phase == "turn",
-    "citadels": lambda state: state.round == 3 and state.phase == "resource",
-}
-
-
 def mid_game(game: str, players: int, seed: int) -> State:
-    """A seeded random game played on to its mid-game position."""
-    state = engine.new_game(game, players, seed=seed)
+    """A seeded random game played on to its mid-game position (the game's `bench_position`)."""
+    spec = engine.game(game)
+    state = spec.new_game(players, seed=seed)
     rng = random.Random(seed)
-    while not MID_GAME[game](state):
+    while not spec.bench_position(state):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
 

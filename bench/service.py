@@ -21,10 +21,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
+from convert import observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.search import SearchConfig, search
 from server.app import serve
-from server.convert import observation_to_proto
 from server.limits import ServerLimits
 from server.store import MEMORY
 
@@ -49,9 +49,11 @@ class ServiceFigures:
         return self.concurrent_calls / self.concurrent_seconds
 
 
-def _request(iterations: int, seed: int) -> tuple[engine.State, advisor_pb2.RecommendRequest]:
-    """A Recommend request, and the very state the server will search for it."""
-    game = engine.new_game("royal_cities", 2, seed=seed)
+def _request(
+    game_name: str, iterations: int, seed: int
+) -> tuple[engine.State, advisor_pb2.RecommendRequest]:
+    """A Recommend request of a 2-player game, and the very state the server will search."""
+    game = engine.new_game(game_name, 2, seed=seed)
     for _ in range(8):
         game.apply_action(game.legal_actions()[-1])
     observation = game.observation(game.current_player)
@@ -90,9 +92,15 @@ def server_process(limits: ServerLimits, db: str = MEMORY) -> Iterator[str]:
 
 
 def run(
-    iterations: int, calls: int, clients: int, as_json: bool, max_searches: int = 4
+    iterations: int,
+    calls: int,
+    clients: int,
+    as_json: bool,
+    max_searches: int = 4,
+    game: str | None = None,
 ) -> ServiceFigures:
-    state, request = _request(iterations, 1)
+    """Measure Recommend on a position of `game` (default: the primary game)."""
+    state, request = _request(game or engine.primary_game().name, iterations, 1)
     config = SearchConfig(iterations=iterations, threads=1, seed=1)
     limits = ServerLimits(max_searches=max_searches)
     with server_process(limits) as address, grpc.insecure_channel(address) as channel:

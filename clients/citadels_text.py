@@ -1,8 +1,9 @@
 """Citadels observations as terminal text: the board `regent play` prints, the one-line
-summary of `regent watch`, and the context line of a hint."""
+summary of `regent watch`, and the context line of a hint (see `clients.text.GameText`)."""
 
 from __future__ import annotations
 
+from clients.text import player_name as _name
 from regent.v1 import citadels_pb2
 
 _pb = citadels_pb2
@@ -32,10 +33,6 @@ def _characters(numbers) -> str:
 
 def phase(number: int) -> str:
     return _pb.CitadelsPhase.Name(number).removeprefix("CITADELS_PHASE_").lower()
-
-
-def _name(player: int, me: int | None) -> str:
-    return "you" if player == me else f"p{player}"
 
 
 def decision(obs: citadels_pb2.CitadelsObservation, me: int | None) -> str:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from server.limits import ServerLimits
+
+if TYPE_CHECKING:
+    from engine.registry import GameSpec
 
 #: Where the hint page listens by default.
 WEB_ADDRESS = "127.0.0.1:8080"
@@ -21,47 +26,32 @@ def _bench(args: argparse.Namespace) -> int:
         from bench.service import run as run_service
 
         clients = args.clients or 64
-        run_service(args.iterations, args.calls, clients, args.json, args.max_searches)
+        game = args.game.replace("-", "_") if args.game else None
+        run_service(args.iterations, args.calls, clients, args.json, args.max_searches, game)
         return 0
     if args.target == "engine":
         from bench.engine import run
     else:
         from bench.search import run
-    defaults = BENCH_PLAYERS[args.target]
-    chosen = [args.game.replace("-", "_")] if args.game else list(defaults)
-    run({g: args.players or defaults[g] for g in chosen}, args.seconds, args.seed, args.json)
+    import engine
+
+    chosen = [engine.game(args.game)] if args.game else engine.games()
+    run(
+        {
+            spec.name: list(args.players or spec.bench_players.get(args.target, ()))
+            for spec in chosen
+        },
+        args.seconds,
+        args.seed,
+        args.json,
+    )
     return 0
-
-
-#: Player counts each benchmark measures by default, per game.
-BENCH_PLAYERS = {
-    "engine": {"royal_cities": [1, 2, 3, 4], "citadels": [4, 7]},
-    "search": {"royal_cities": [2, 4], "citadels": [4, 7]},
-}
 
 
 def _match(args: argparse.Namespace) -> int:
-    import engine
-    from search.match import legend_grade, pairing, solo
+    from clients.tournament.matchup import run
 
-    game = args.game.replace("-", "_")
-    counts = engine.game(game).player_counts
-    if args.players not in counts:
-        print(f"regent match: {args.game} is for {counts[0]} to {counts[-1]} players, "
-              f"not {args.players}", file=sys.stderr)  # fmt: skip
-        return 2
-    if args.players == 1:
-        result = solo(game, args.bot, args.games, args.seed, args.workers)
-        print(f"{args.bot} vs the Regent, {result.games} games: mean margin {result.mean:+.1f}, "
-              f"median {result.median:+.1f} ({legend_grade(int(result.median))})")  # fmt: skip
-        return 0
-    result = pairing(game, args.players, args.bot, args.field, args.games, args.seed, args.workers)
-    unit = "VP" if game == "royal_cities" else "points"
-    low, high = result.interval
-    print(f"{args.bot} vs {args.field} ({args.players} players, {result.games} games): "
-          f"win rate {result.win_rate:.1%} [95% {low:.1%}-{high:.1%}], "
-          f"mean margin {result.mean_margin:+.1f} {unit}")  # fmt: skip
-    return 0
+    return run(args)
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -158,9 +148,27 @@ def _web_access_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _game_names(specs: Sequence[GameSpec]) -> list[str]:
+    """The games as the command line names them: dashes between words (`a_b` as `a-b`)."""
+    return [spec.name.replace("_", "-") for spec in specs]
+
+
+def _player_counts(specs: Sequence[GameSpec]) -> str:
+    """Each game's player counts, for a help text: `Game 2-5, Other 1-4 (1: solo)`."""
+    return ", ".join(
+        f"{spec.title} {spec.player_counts[0]}-{spec.player_counts[-1]}"
+        + (" (1: the solo mode)" if 1 in spec.player_counts else "")
+        for spec in specs
+    )
+
+
 def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     """`serve`, `hint`, `play` and `watch`: the gRPC service and its clients."""
+    from clients.text import text_module
+    from convert import served_games
+
     limits = ServerLimits()
+    playable = [spec for spec in served_games() if text_module(spec.name) is not None]
     serve = commands.add_parser(
         "serve", help="run the gRPC service (Advisor and Match) and the hint page"
     )
@@ -293,15 +301,14 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     hint.set_defaults(func=_hint)
 
     play = commands.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game", choices=["royal-cities", "citadels"])
+    play.add_argument("game", choices=_game_names(playable))
     play.add_argument(
         "--players",
         type=int,
         default=2,
-        choices=range(1, 8),
+        choices=range(1, _most_players(playable) + 1),
         metavar="N",
-        help="players, you included: Royal Cities 1-4 (1 is the solo mode against the "
-        "Regent), Citadels 2-7 (default: 2)",
+        help=f"players, you included: {_player_counts(playable)} (default: 2)",
     )
     play.add_argument(
         "--bot",
@@ -334,9 +341,18 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     watch.set_defaults(func=_watch)
 
 
+def _most_players(specs: Sequence[GameSpec]) -> int:
+    return max(spec.player_counts[-1] for spec in specs)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    import engine
+
+    specs = engine.games()
+    titles = sorted((spec.title for spec in specs), key=lambda t: t != engine.primary_game().title)
+    listed = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
     parser = argparse.ArgumentParser(
-        prog="regent", description="Regent: AI opponents for Royal Cities and Citadels."
+        prog="regent", description=f"Regent: AI opponents for {listed}."
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -344,17 +360,28 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "target", choices=["engine", "search", "service", "fuzz"], help="what to measure"
     )
+    primary = engine.primary_game().name.replace("_", "-")
     bench.add_argument(
-        "--game", choices=["royal-cities", "citadels"], help="one game only (default: both)"
+        "--game",
+        choices=_game_names(specs),
+        help=f"one game only (default: every game; service: {primary})",
     )
     bench.add_argument(
         "--players",
         type=int,
         nargs="+",
-        choices=range(1, 8),
+        choices=range(1, _most_players(specs) + 1),
         metavar="N",
-        help="player counts (default: engine 1-4 Royal Cities, 4 and 7 Citadels; "
-        "search 2 and 4 Royal Cities, 4 and 7 Citadels)",
+        help="player counts (default: "
+        + "; ".join(
+            f"{target} "
+            + ", ".join(
+                f"{spec.title} {' '.join(map(str, spec.bench_players.get(target, ())))}"
+                for spec in specs
+            )
+            for target in ("engine", "search")
+        )
+        + ")",
     )
     bench.add_argument(
         "--seconds", type=float, default=2.0, help="time per measurement (default: 2)"
@@ -377,8 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     match = commands.add_parser(
         "match", help="one bot against a field, seats rotated (or against the Regent)"
     )
-    match.add_argument("--game", default="royal-cities", choices=["royal-cities", "citadels"])
-    match.add_argument("--players", type=int, default=2, choices=range(1, 8), metavar="N")
+    match.add_argument("--game", default=primary, choices=_game_names(specs))
+    match.add_argument(
+        "--players", type=int, default=2, choices=range(1, _most_players(specs) + 1), metavar="N"
+    )
     match.add_argument("--bot", required=True, help="bot spec, e.g. mo-ismcts:iterations=2000")
     match.add_argument("--field", default="random", help="the other seats' bot spec")
     match.add_argument("--games", type=int, default=100)
@@ -391,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament = commands.add_parser(
         "tournament", help="bots play a rated tournament: round robin, gauntlet or SPRT"
     )
-    tournament_arguments(tournament)
+    tournament_arguments(tournament, primary)
     tournament.set_defaults(func=_tournament)
     _add_service_commands(commands)
     return parser

@@ -11,33 +11,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import grpc
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from regent.v1 import (
-    advisor_pb2,
-    advisor_pb2_grpc,
-    citadels_pb2,
-    common_pb2,
-    matches_pb2,
-    matches_pb2_grpc,
-    royal_cities_pb2,
-)
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 
-if TYPE_CHECKING:
-    from engine.citadels import Observation as CitadelsObservation
-    from engine.royal_cities import Observation as RoyalCitiesObservation
-
-    EngineObservation = RoyalCitiesObservation | CitadelsObservation
-
-#: Game enum number -> (the CreateMatchRequest field of its rules, that message).
-_RULES: dict[int, tuple[str, Any]] = {
-    common_pb2.GAME_ROYAL_CITIES: ("royal_cities_rules", royal_cities_pb2.RoyalCitiesRules),
-    common_pb2.GAME_CITADELS: ("citadels_rules", citadels_pb2.CitadelsRules),
-}
+#: An engine observation of any game (its `game` names it); engine observations are
+#: converted to messages by the game's converter module (`convert`).
+EngineObservation = Any
 
 __all__ = ["FieldViolation", "RegentClient", "RegentError", "Stream", "seat_spec"]
 
@@ -130,8 +115,8 @@ def seat_spec(spec: str) -> matches_pb2.SeatSpec:
 
 
 def _game(game: str | int) -> int:
-    """The Game enum number of `royal_cities` (or `royal-cities`, `citadels`, or the
-    number itself)."""
+    """The Game enum number of a game named as the engine names it (dashes for underscores
+    too), or the number itself."""
     if isinstance(game, int):
         return game
     try:
@@ -145,9 +130,26 @@ def _observation(observation: advisor_pb2.Observation | EngineObservation) -> An
     if isinstance(observation, advisor_pb2.Observation):
         return observation
     # Only engine observations need the engine, so only they import it.
-    from server.convert import observation_to_proto
+    from convert import observation_to_proto
 
     return observation_to_proto(observation)
+
+
+def _set_rules(
+    request: matches_pb2.CreateMatchRequest, number: int, rules: Mapping[str, bool] | Message
+) -> None:
+    """Set the request's rules field of the game with enum number `number` (none for a game
+    this library does not convert)."""
+    # Only rules need the game's converter (and so the engine), so only they import it.
+    from convert import converter, game_name
+
+    name = game_name(number)
+    found = converter(name) if name is not None else None
+    if found is None:
+        return
+    message = found.RULES_MESSAGE
+    rules_msg = rules if isinstance(rules, message) else message(**rules)
+    getattr(request, found.RULES_FIELD).CopyFrom(rules_msg)
 
 
 def _budget(iterations: int, seconds: float, threads: int) -> common_pb2.SearchBudget:
@@ -255,25 +257,20 @@ class RegentClient:
         game: str | int,
         seats: Sequence[str],
         seed: int = 0,
-        rules: Mapping[str, bool]
-        | royal_cities_pb2.RoyalCitiesRules
-        | citadels_pb2.CitadelsRules
-        | None = None,
+        rules: Mapping[str, bool] | Message | None = None,
         public: bool = False,
         timeout: float | None = None,
     ) -> matches_pb2.CreateMatchResponse:
-        """A new match hosted by the server: `game` as `royal_cities` or `citadels`, `seats`
-        as `human:NAME` or a bot spec (see `seat_spec`), `rules` as the game's rules message
-        or option names -> values; a `public` match is listed to anyone. The response holds
-        the match id and each human seat's secret token."""
+        """A new match hosted by the server: `game` as the engine names it (or its Game enum
+        number), `seats` as `human:NAME` or a bot spec (see `seat_spec`), `rules` as the game's
+        rules message or option names -> values; a `public` match is listed to anyone. The
+        response holds the match id and each human seat's secret token."""
         number = _game(game)
         request = matches_pb2.CreateMatchRequest(
             game=number, seats=[seat_spec(s) for s in seats], seed=seed, public=public
         )
-        if rules is not None and number in _RULES:
-            field, message = _RULES[number]
-            rules_msg = rules if isinstance(rules, message) else message(**rules)
-            getattr(request, field).CopyFrom(rules_msg)
+        if rules is not None:
+            _set_rules(request, number, rules)
         return self._call(self._matches.CreateMatch, request, timeout)
 
     def get_view(

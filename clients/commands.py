@@ -20,22 +20,20 @@ import grpc
 from google.protobuf import json_format
 
 import engine
-from clients import citadels_text
 from clients.client import RegentClient, RegentError, Stream
-from engine.royal_cities.cards import EFFECTS
-from regent.v1 import advisor_pb2, common_pb2, matches_pb2, royal_cities_pb2
-from search.bots import BOT_KINDS, search_config
+from clients.text import GameText, player_name, text_module, text_of
+from convert import converter, observation_from_proto, observer_of
+from regent.v1 import advisor_pb2, common_pb2, matches_pb2
+from search.bots import advice_config
 from search.search import search
 from server.advisor import report
 from server.app import BackgroundServer
 from server.app import serve as run_server
-from server.convert import observation_from_proto, observer_of
 from server.limits import ServerLimits
 from server.store import default_db
 from server.web.gateway import serve_web
 from server.web.guard import WebOptions
 
-_rc = royal_cities_pb2
 _FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 #: Codes that blame what the user gave (exit status 2), not the service (1).
 _BAD_REQUEST = (
@@ -186,7 +184,7 @@ def _local_report(
         iterations = ServerLimits.default_iterations
     spec = args.bot or ServerLimits.default_bot
     try:
-        config = search_config(
+        config = advice_config(
             spec,
             iterations=iterations,
             seconds=args.seconds,
@@ -195,8 +193,6 @@ def _local_report(
         )
     except (ValueError, TypeError) as err:
         raise BadInput(f"bot: {err}") from None
-    if config is None:
-        raise BadInput(f"bot: advice needs a search bot ({', '.join(BOT_KINDS[2:])})")
     return report(search(state, config))
 
 
@@ -223,149 +219,20 @@ def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Obse
 # -- reading observations --------------------------------------------------------
 
 
-def _colour(number: int) -> str:
-    return _rc.RoyalCitiesColour.Name(number).removeprefix("ROYAL_CITIES_COLOUR_").lower()
-
-
-def _phase(number: int) -> str:
-    """`first build` for ROYAL_CITIES_PHASE_FIRST_BUILD."""
-    name = _rc.RoyalCitiesPhase.Name(number).removeprefix("ROYAL_CITIES_PHASE_")
-    return name.lower().replace("_", " ")
-
-
-def _card(card: royal_cities_pb2.RoyalCitiesCard) -> str:
-    """The engine's name of a card, as move texts spell it: `yellow-2`."""
-    return f"{_colour(card.colour)}-{card.value}"
-
-
-def _cards(cards: Sequence[royal_cities_pb2.RoyalCitiesCard]) -> str:
-    return " ".join(_card(c) for c in cards) or "-"
-
-
-def _cities(cities: Sequence[royal_cities_pb2.RoyalCitiesCity]) -> str:
-    """The non-empty Cities, bottom card first: `red: red-1 white-3 · blue: blue-2`."""
-    built = [
-        f"{_colour(i + 1)}: {_cards(city.cards)}" for i, city in enumerate(cities) if city.cards
-    ]
-    return " · ".join(built) or "-"
-
-
-def _name(player: int, me: int | None) -> str:
-    return "you" if player == me else f"p{player}"
-
-
-def _decision(obs: royal_cities_pb2.RoyalCitiesObservation, me: int | None) -> str:
-    """The pending decision, who takes it, and the context that is set."""
-    d = obs.decision
-    who = f" for {_name(d.player, me)}" if d.HasField("player") else ""
-    details = []
-    if d.HasField("effect"):
-        details.append(f"effect {EFFECTS[d.effect]}")
-    if d.from_revolt:
-        details.append("after a Revolt")
-    if d.knight_from:
-        details.append(f"Knight's white card from {d.knight_from}")
-    if d.power:
-        details.append(f"power {d.power}")
-    if d.HasField("min_card"):
-        details.append(f"lowest card allowed {_card(d.min_card)}")
-    if d.taken:
-        details.append(f"taken {d.taken}")
-    if d.drawn or d.drawn_hidden:
-        hidden = f" (+{d.drawn_hidden} hidden)" if d.drawn_hidden else ""
-        details.append(f"drawn {_cards(d.drawn)}{hidden}")
-    if d.selection:
-        chosen = ", ".join(f"{_card(s.card)} to {_colour(s.city)}" for s in d.selection)
-        details.append(f"chosen {chosen}")
-    if d.passes:
-        details.append(f"passing {_cards(d.passes)}")
-    if d.HasField("first_build"):
-        details.append(f"first build {_card(d.first_build)}")
-    if d.tax_left:
-        details.append(f"Cities to tax {d.tax_left}")
-    if d.taxed:
-        details.append("taxed " + " ".join(_colour(c) for c in d.taxed))
-    if d.regent_draws:
-        details.append(f"Regent draws {d.regent_draws}")
-    extra = f" ({'; '.join(details)})" if details else ""
-    return f"{_phase(d.phase)}{who}{extra}"
-
-
-def _rc_board(obs: royal_cities_pb2.RoyalCitiesObservation, me: int | None = None) -> str:
-    """The position as `me` sees it: Season, VP, hands, the Market, every City, the decision."""
-    names = [_name(i, me) for i in range(len(obs.players))]
-    width = max(len(n) for n in [*names, "Regent"])
-    status = []
-    for name, p in zip(names, obs.players, strict=True):
-        flags = [flag for flag, on in (("hero up", p.hero_up), ("purchased", p.purchased)) if on]
-        status.append(f"{name} {p.vp}" + (f" ({', '.join(flags)})" if flags else ""))
-    if obs.HasField("regent"):
-        status.append(f"Regent {obs.regent.vp}")
-    hands = []
-    for i, (name, p) in enumerate(zip(names, obs.players, strict=True)):
-        known = f" (known: {_cards(p.hand)})" if p.hand and i != obs.observer else ""
-        hands.append(f"{name} {p.hand_size}{known}")
-    lines = [
-        f"Season {obs.season} of {obs.num_seasons}",
-        "VP:        " + " · ".join(status),
-        "Hands:     " + " · ".join(hands),
-        f"Your hand: {_cards(obs.players[obs.observer].hand)}",
-        f"Market:    {_cards(obs.market)}   (pile {obs.pile_size}, reserve {obs.reserve_size}, "
-        f"discard {len(obs.discard)})",
-        "Cities, bottom card first:",
-    ]
-    lines.extend(
-        f"  {name:<{width}}  {_cities(p.cities)}"
-        for name, p in zip(names, obs.players, strict=True)
-    )
-    if obs.HasField("regent"):
-        lines.append(f"  {'Regent':<{width}}  {_cities(obs.regent.cities)}")
-    lines.append(f"Decision:  {_decision(obs, me)}")
-    return "\n".join(lines)
-
-
 def _event_text(event: matches_pb2.MatchEvent, me: int | None) -> str:
     """`p1: play hand red-3`, `p2: (secret choice made)` or `p0 resigned`."""
     if event.HasField("resigned_seat"):
-        return f"{_name(event.resigned_seat, me)} resigned"
-    actor = _name(event.seat, me) if event.HasField("seat") else "game"
+        return f"{player_name(event.resigned_seat, me)} resigned"
+    actor = player_name(event.seat, me) if event.HasField("seat") else "game"
     return f"{actor}: {event.move.text}"
 
 
-def _rc_summary(obs: royal_cities_pb2.RoyalCitiesObservation) -> str:
-    """One line: the Season, everyone's VP, and who decides what."""
-    vp = [f"p{i} {p.vp}" for i, p in enumerate(obs.players)]
-    if obs.HasField("regent"):
-        vp.append(f"Regent {obs.regent.vp}")
-    return f"Season {obs.season}/{obs.num_seasons} · VP {', '.join(vp)} · {_decision(obs, None)}"
-
-
-def _rc_context(obs: royal_cities_pb2.RoyalCitiesObservation) -> str:
-    """`Season 2 of 4, turn`: where the game is, for a hint's header."""
-    return f"Season {obs.season} of {obs.num_seasons}, {_phase(obs.decision.phase)}"
-
-
-class _RoyalCitiesText:
-    """Royal Cities' terminal text, the same three functions as `clients.citadels_text`."""
-
-    board = staticmethod(_rc_board)
-    summary = staticmethod(_rc_summary)
-    context = staticmethod(_rc_context)
-
-
-#: The Observation oneof field -> (its text functions, its title).
-_GAMES: dict[str, tuple[Any, str]] = {
-    "royal_cities": (_RoyalCitiesText, "Royal Cities"),
-    "citadels": (citadels_text, "Citadels"),
-}
-
-
-def _text(observation: advisor_pb2.Observation) -> tuple[Any, Any]:
-    """(the game's text functions, the oneof's message) of an observation."""
-    game = observation.WhichOneof("game")
-    if game not in _GAMES:
-        raise BadInput("the observation sets no game")
-    return _GAMES[game][0], getattr(observation, game)
+def _text(observation: advisor_pb2.Observation) -> tuple[GameText, Any]:
+    """(the game's text module, the oneof's message) of an observation."""
+    found = text_of(observation)
+    if found is None:
+        raise BadInput("the observation sets no game that has a terminal text")
+    return found
 
 
 def board(observation: advisor_pb2.Observation, me: int | None = None) -> str:
@@ -382,7 +249,7 @@ def _summary(observation: advisor_pb2.Observation) -> str:
 
 def result_line(scores: Sequence[int], returns: Sequence[float], me: int | None = None) -> str:
     """Final scores and who won; in the solo mode the last score is the Regent's."""
-    names = [_name(i, me) for i in range(len(returns))]
+    names = [player_name(i, me) for i in range(len(returns))]
     if len(scores) > len(returns):
         names.append("the Regent")
     shown = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
@@ -405,9 +272,11 @@ def play(args: argparse.Namespace) -> int:
     """A whole game in the terminal: seat 0 is the human, the other seats the bot."""
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     seats = ["human:you", *[args.bot] * (args.players - 1)]
-    game = args.game.replace("-", "_")
-    counts = engine.game(game).player_counts
-    title = _GAMES[game][1]
+    spec = engine.game(args.game)
+    game, counts, title = spec.name, spec.player_counts, spec.title
+    if converter(game) is None or text_module(game) is None:
+        print(f"regent play: {title} cannot be played in the terminal", file=sys.stderr)
+        return 2
     if args.players not in counts:
         print(f"regent play: {title} is for {counts[0]} to {counts[-1]} players", file=sys.stderr)
         return 2

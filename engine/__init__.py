@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import State
-from engine.registry import GameSpec, game, games
+from engine.registry import GameSpec, game, games, primary_game
 
 __all__ = [
     "GameSpec",
@@ -21,6 +21,7 @@ __all__ = [
     "game",
     "games",
     "new_game",
+    "primary_game",
     "state_from_observation",
 ]
 

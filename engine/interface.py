@@ -5,6 +5,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+#: What `State.observed_action` answers for a move the observer does not see: another
+#: player's completed secret choice (HIDDEN), or an unseen step inside one (UNSEEN). The C
+#: cores use the same numbers (`engine/game_api.pxd`).
+HIDDEN = -1
+UNSEEN = -2
+
 
 class State(ABC):
     """One game in progress. Actions are integer ids; players are numbered from 0."""
@@ -31,8 +37,8 @@ class State(ABC):
 
     @abstractmethod
     def observed_action(self, action: int, observer: int) -> int:
-        """How `observer` sees `action` played now: the action, -1 for another
-        player's completed secret choice, -2 for an unseen step inside one."""
+        """How `observer` sees `action` played now: the action, HIDDEN for another
+        player's completed secret choice, UNSEEN for an unseen step inside one."""
 
     @abstractmethod
     def returns(self) -> list[float]:

@@ -43,7 +43,7 @@ class Example:
 class GameSpec:
     """Everything generic code needs to know of one game."""
 
-    #: The engine's name, e.g. "royal_cities"; the command line also takes it with dashes.
+    #: The engine's name: its package under engine/; the command line also takes it with dashes.
     name: str
     title: str
     player_counts: tuple[int, ...]
@@ -68,10 +68,17 @@ class GameSpec:
     examples: tuple[Example, ...] = ()
     #: The strongest measured bot spec per player count (the service's default advice).
     default_bots: Mapping[int, str] = field(default_factory=dict)
-    #: Modules outside the engine that adapt this game, by role ("converter": the
-    #: service's proto converter and ApplyMove rules; "text": the terminal renderer),
-    #: as dotted names, loaded on first use so the engine depends on no other layer.
+    #: Modules outside the engine that adapt this game, by role, as dotted names, loaded on
+    #: first use so the engine depends on no other layer: "converter" (`convert/<game>.py`:
+    #: the service's messages and ApplyMove, see `convert.adapter.Converter`) and "text"
+    #: (`clients/<game>_text.py`: the terminal's text, see `clients.text.GameText`). The
+    #: service serves only games with a converter; `regent play` needs the text too.
     adapters: Mapping[str, str] = field(default_factory=dict)
+    #: The grade of a final solo margin (own score minus the automated opponent's), for a
+    #: game with a solo mode that grades it.
+    solo_grade: Callable[[int], str] | None = None
+    #: The game commands choose when none is named (one game sets it).
+    primary: bool = False
 
     def new_game(self, num_players: int, seed: int = 0, rules: Any = None) -> State:
         """A new game dealt from `seed`; ValueError for a player count it does not have."""
@@ -114,3 +121,10 @@ def game(name: str) -> GameSpec:
 def games() -> Sequence[GameSpec]:
     """Every registered game, by name."""
     return [_GAMES[name] for name in sorted(_GAMES)]
+
+
+def primary_game() -> GameSpec:
+    """The game commands choose when none is named: the one marked `primary` (else the first
+    by name)."""
+    found = games()
+    return next((spec for spec in found if spec.primary), found[0])

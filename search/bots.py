@@ -11,7 +11,9 @@ from engine.interface import State
 from search.ismcts import CancelToken, heuristic_action
 from search.search import ALGORITHMS, SearchConfig, search
 
-BOT_KINDS = ("random", "heuristic", "pimc", "so-ismcts", "mo-ismcts")
+#: The bots that search: only they can advise (they weigh every move).
+SEARCH_BOTS = ("pimc", "so-ismcts", "mo-ismcts")
+BOT_KINDS = ("random", "heuristic", *SEARCH_BOTS)
 
 
 class Bot(Protocol):
@@ -71,9 +73,18 @@ def search_config(spec: str, **overrides: object) -> SearchConfig | None:
     """The search configuration of a search bot's spec, with `overrides` applied
     (None for the random and heuristic bots)."""
     kind, values = parse_spec(spec)
-    if kind in ("random", "heuristic"):
+    if kind not in SEARCH_BOTS:
         return None
     return SearchConfig(algorithm=kind, **(values | overrides))  # type: ignore[arg-type]
+
+
+def advice_config(spec: str, **overrides: object) -> SearchConfig:
+    """The search configuration of an advice request's bot spec (see `search_config`);
+    ValueError naming the search bots for a bot that does not search."""
+    config = search_config(spec, **overrides)
+    if config is None:
+        raise ValueError(f"advice needs a search bot ({', '.join(SEARCH_BOTS)})")
+    return config
 
 
 def make_bot(spec: str) -> Bot:
@@ -112,10 +123,12 @@ def _options(text: str) -> dict[str, object]:
 __all__ = [
     "ALGORITHMS",
     "BOT_KINDS",
+    "SEARCH_BOTS",
     "Bot",
     "HeuristicBot",
     "RandomBot",
     "SearchBot",
+    "advice_config",
     "make_bot",
     "parse_spec",
     "search_config",

@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 import grpc
 
 import engine
+from convert import game_number, observation_from_proto, observer_of, served_games
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from search.bots import BOT_KINDS, search_config
+from search.bots import BOT_KINDS, advice_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
-from server.convert import GAME_FIELDS, observation_from_proto, observer_of
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import (
@@ -45,8 +45,7 @@ def report(result: SearchResult) -> common_pb2.SearchReport:
 
 def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
     """The game an observation describes, from the observer's point of view.
-    Field paths start at the request: `observation.royal_cities.players[1].hand[0]`,
-    `observation.citadels.draft.picks[0]`
+    Field paths start at the request: `observation.<game>.players[1].hand[0]`
     (list indices count the cards in the order sent, except where the engine
     itself finds the fault, after it has sorted them by kind)."""
     try:
@@ -97,20 +96,15 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             raise Rejected(make(err.field, err.reason)) from None
         spec = request.bot or self.limits.default_bot
         try:
-            config = search_config(
+            config = advice_config(
                 spec, iterations=iterations, seconds=seconds, threads=threads, seed=request.seed
             )
         except (ValueError, TypeError) as err:
             raise Rejected(invalid_argument("bot", str(err))) from None
-        if config is not None:
-            try:
-                check_tree(self.limits, config.max_nodes)
-            except BudgetError as err:
-                raise Rejected(resource_exhausted("bot", str(err))) from None
-        if config is None:
-            raise Rejected(
-                invalid_argument("bot", f"advice needs a search bot ({', '.join(BOT_KINDS[2:])})")
-            )
+        try:
+            check_tree(self.limits, config.max_nodes)
+        except BudgetError as err:
+            raise Rejected(resource_exhausted("bot", str(err))) from None
         return state, config
 
     async def _abort(self, context: grpc.aio.ServicerContext, status: grpc.Status) -> None:
@@ -175,7 +169,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         return advisor_pb2.ListGamesResponse(
             games=[
                 advisor_pb2.GameInfo(
-                    game=GAME_FIELDS[spec.name].number,
+                    game=game_number(spec.name),
                     name=spec.name,
                     title=spec.title,
                     score_unit=spec.score_unit,
@@ -193,7 +187,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                         for card in spec.cards
                     ],
                 )
-                for spec in engine.games()
+                for spec in served_games()
             ],
             bot_kinds=list(BOT_KINDS),
             default_bot=self.limits.default_bot,

@@ -15,18 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-import grpc
 from sqlalchemy.exc import SQLAlchemyError
 
 import engine
-from engine.errors import IllegalMoveError, InvalidObservationError
-from engine.interface import State
+from convert import game_name, game_number, observation_to_proto, rules_of_request, served_games
+from engine.errors import InvalidObservationError
+from engine.interface import HIDDEN, UNSEEN, State
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import Bot, make_bot, search_config
 from server.botpool import BotPool
-from server.convert import GAME_FIELDS, observation_to_proto, rules_of_request
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
+from server.moves import action_of
 from server.status import (
+    Rejected,
     failed_precondition,
     invalid_argument,
     not_found,
@@ -54,11 +55,7 @@ from server.store import (
 log = logging.getLogger("regent.server")
 T = TypeVar("T")
 
-#: The Game enum number -> the engine's name, for every game the server hosts.
-_GAME_NAMES = {GAME_FIELDS[spec.name].number: spec.name for spec in engine.games()}
 SECRET_TEXT = "(secret choice made)"
-_HIDDEN = -1
-_UNSEEN = -2
 PLAYING = matches_pb2.MATCH_STATUS_PLAYING
 MAX_NAME = 64
 #: ListMatches: matches per page when the request sets none, and at most.
@@ -80,8 +77,8 @@ class Event:
     sequence: int
     seat: int | None
     action: int | None
-    #: How each seat sees the move: the action, _HIDDEN, _UNSEEN, or a label action
-    #: (Citadels: "(a card under the deck)") that shows what happened but not the card.
+    #: How each seat sees the move: the action, HIDDEN, UNSEEN, or a label action (such
+    #: as "(a card under the deck)") that shows what happened but not the card.
     seen_as: list[int]
     after: State
     resigned_seat: int | None = None
@@ -205,12 +202,6 @@ def rebuild(record: MatchRecord) -> Match:
 _SHUTTING_DOWN = "the server is shutting down; watch again"
 
 
-class Refused(Exception):
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.details)
-        self.status = status
-
-
 class Matches(matches_pb2_grpc.MatchServiceServicer):
     """The service; `await start()` opens the database, `await close()` stops every bot."""
 
@@ -275,17 +266,17 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             return await asyncio.to_thread(call, *args)
         except SQLAlchemyError as err:
             log.warning("the match database failed: %s", type(err).__name__)
-            raise Refused(unavailable("the match database is unavailable; try again")) from None
+            raise Rejected(unavailable("the match database is unavailable; try again")) from None
 
     async def _seat(self, match_id: str, token: str) -> tuple[Match, int]:
         if not token:
-            raise Refused(unauthenticated("a seat token is required"))
+            raise Rejected(unauthenticated("a seat token is required"))
         match = await self.load(match_id) if len(match_id) <= 32 else None
         if match is None:
-            raise Refused(not_found(f"no match {match_id!r}"))
+            raise Rejected(not_found(f"no match {match_id!r}"))
         seat = match.token_hashes.get(token_hash(token))
         if seat is None:
-            raise Refused(permission_denied("this token holds no seat in this match"))
+            raise Rejected(permission_denied("this token holds no seat in this match"))
         return match, seat
 
     async def _catch_up(self, match: Match) -> None:
@@ -308,7 +299,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         event = match.next_event(move)
         if not await self._db(self.store.append, match.id, move, match.progress(event)):
             await self._catch_up_locked(match)
-            raise Refused(
+            raise Rejected(
                 failed_precondition(
                     f"another move came first: the match is at move {len(match.events)}"
                 )
@@ -338,7 +329,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             while await self._bot_move(match):
                 pass
             await self._db(self.store.release_lease, match.id, self.owner)
-        except Refused:
+        except Rejected:
             pass  # the database failed: the supervisor tries again later
 
     async def _bot_move(self, match: Match) -> bool:
@@ -357,7 +348,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             return False  # a search cut short by the shutdown: searched again after it
         async with match.lock:
             if len(match.events) == number:
-                with contextlib.suppress(Refused):  # made elsewhere first: look again
+                with contextlib.suppress(Rejected):  # made elsewhere first: look again
                     await self._commit(match, LoggedMove(number, MOVE, seat, action))
         return True
 
@@ -373,7 +364,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                     match = await self.load(match_id)
                     if match is not None:
                         self._wake(match)
-            except (Refused, StoreError) as err:
+            except (Rejected, StoreError) as err:
                 log.warning("hosted matches: %s", err)
             await asyncio.sleep(interval)
 
@@ -393,7 +384,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         try:
             if await self._db(self.store.live_count) >= self.limits.max_matches:
                 full = "the server hosts its limit of live matches"
-                raise Refused(resource_exhausted("matches", full))
+                raise Rejected(resource_exhausted("matches", full))
             match, tokens = self._create(request)
             record = MatchRecord(
                 id=match.id,
@@ -407,8 +398,8 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             )
             start = Progress(None, match.state.current_player, match.bot_turn)
             await self._db(self.store.create, record, start)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         self.live[match.id] = match
         self._wake(match)
         return matches_pb2.CreateMatchResponse(
@@ -418,26 +409,27 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     def _create(self, request) -> tuple[Match, list[tuple[int, str]]]:
         """A new match (not stored yet) and its (seat, token) pairs."""
-        game = _GAME_NAMES.get(request.game)
+        game = game_name(request.game)
         if game is None:
-            raise Refused(
+            served = sorted(game_number(spec.name) for spec in served_games())
+            raise Rejected(
                 invalid_argument(
-                    "game", "must be " + " or ".join(map(common_pb2.Game.Name, sorted(_GAME_NAMES)))
+                    "game", "must be " + " or ".join(map(common_pb2.Game.Name, served))
                 )
             )
         counts = engine.game(game).player_counts
         if len(request.seats) not in counts:
-            raise Refused(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
+            raise Rejected(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
         seats, bots, tokens = [], {}, []
         for i, seat in enumerate(request.seats):
             kind = seat.WhichOneof("player")
             if kind is None:
-                raise Refused(invalid_argument(f"seats[{i}]", "set human_name or bot"))
+                raise Rejected(invalid_argument(f"seats[{i}]", "set human_name or bot"))
             if kind == "bot":
                 bots[i] = self._bot(seat.bot, f"seats[{i}].bot")
                 seats.append(f"bot:{seat.bot}")
             elif len(seat.human_name) > MAX_NAME:
-                raise Refused(
+                raise Rejected(
                     invalid_argument(f"seats[{i}].human_name", f"at most {MAX_NAME} characters")
                 )
             else:
@@ -446,7 +438,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         try:
             rules = rules_of_request(game, request)
         except InvalidObservationError as err:
-            raise Refused(invalid_argument(err.field, err.reason)) from None
+            raise Rejected(invalid_argument(err.field, err.reason)) from None
         match = Match(
             id=secrets.token_hex(8),
             game=game,
@@ -465,7 +457,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             bot = make_bot(spec)
             config = search_config(spec)
         except (ValueError, TypeError) as err:
-            raise Refused(invalid_argument(field, str(err))) from None
+            raise Rejected(invalid_argument(field, str(err))) from None
         if config is not None:
             try:
                 effective_budget(
@@ -475,14 +467,14 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             except BudgetError as err:
                 make = invalid_argument if err.negative else resource_exhausted
                 reason = f"{err.field.removeprefix('budget.')} {err.reason}"
-                raise Refused(make(field, reason)) from None
+                raise Rejected(make(field, reason)) from None
         return bot
 
     async def GetView(self, request, context):
         try:
             match, seat = await self._seat(request.match_id, request.token)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         return match.view(seat)
 
     async def Play(self, request, context):
@@ -497,21 +489,21 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                         view=self._retried(match, seat, expected, request.move)
                     )
                 if expected > number:
-                    raise Refused(
+                    raise Rejected(
                         failed_precondition(
                             f"expected_move {expected} is ahead: the match is at move {number}"
                         )
                     )
                 if match.finished:
-                    raise Refused(failed_precondition("the match is over"))
+                    raise Rejected(failed_precondition("the match is over"))
                 if match.state.current_player != seat:
                     turn = match.state.current_player
-                    raise Refused(failed_precondition(f"it is seat {turn}'s turn"))
-                action = _action(match.state, request.move)
+                    raise Rejected(failed_precondition(f"it is seat {turn}'s turn"))
+                action = action_of(match.state, request.move)
                 await self._commit(match, LoggedMove(number, MOVE, seat, action))
                 answer = match.view(seat)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         self._wake(match)
         return matches_pb2.PlayResponse(view=answer)
 
@@ -523,11 +515,11 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         made = match.events[number]
         before = match.events[number - 1].after if number else match.initial
         try:
-            same = made.seat == seat and made.action == _action(before, move)
-        except Refused:
+            same = made.seat == seat and made.action == action_of(before, move)
+        except Rejected:
             same = False
         if not same:
-            raise Refused(
+            raise Rejected(
                 failed_precondition(
                     f"move {number} was another: the match is at move {len(match.events)}"
                 )
@@ -537,20 +529,20 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
     async def Watch(self, request, context):
         try:
             match, seat = await self._seat(request.match_id, request.token)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         sent = 0
         while True:
             if self._draining:
                 await context.abort_with_status(unavailable(_SHUTTING_DOWN))
             if not await _news(match, sent):
-                with contextlib.suppress(Refused):  # the database is away: look again later
+                with contextlib.suppress(Rejected):  # the database is away: look again later
                     await self._catch_up(match)
                 continue
             while sent < len(match.events):
                 event = match.events[sent]
                 sent += 1
-                if event.action is not None and event.seen_as[seat] == _UNSEEN:
+                if event.action is not None and event.seen_as[seat] == UNSEEN:
                     continue
                 yield matches_pb2.WatchResponse(event=_event(match, event, seat))
             if match.finished and sent == len(match.events):
@@ -559,17 +551,17 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
     async def ListMatches(self, request, context):
         try:
             response = await self._list(request)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         return response
 
     async def _list(self, request) -> matches_pb2.ListMatchesResponse:
         if len(request.tokens) > MAX_LIST_TOKENS:
-            raise Refused(invalid_argument("tokens", f"at most {MAX_LIST_TOKENS} tokens"))
+            raise Rejected(invalid_argument("tokens", f"at most {MAX_LIST_TOKENS} tokens"))
         try:
             after = page_after(request.page_token) if request.page_token else None
         except ValueError as err:
-            raise Refused(invalid_argument("page_token", str(err))) from None
+            raise Rejected(invalid_argument("page_token", str(err))) from None
         size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
         hashes = [token_hash(t) for t in request.tokens if t]
         found, more = await self._db(self.store.visible, hashes, size, after)
@@ -583,7 +575,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             response.matches.append(
                 matches_pb2.MatchSummary(
                     match_id=m.id,
-                    game=GAME_FIELDS[m.game].number,
+                    game=game_number(m.game),
                     num_players=len(m.seats),
                     status=status,
                     current_seat=m.current_seat,
@@ -602,32 +594,12 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             async with match.lock:
                 await self._catch_up_locked(match)
                 if match.finished:
-                    raise Refused(failed_precondition("the match is over"))
+                    raise Rejected(failed_precondition("the match is over"))
                 await self._commit(match, LoggedMove(len(match.events), RESIGN, seat))
                 answer = match.view(seat)
-        except Refused as refused:
-            await context.abort_with_status(refused.status)
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
         return matches_pb2.ResignResponse(view=answer)
-
-
-def _action(state: State, move: common_pb2.Move) -> int:
-    """The legal action a Play request names in `state`; Refused otherwise."""
-    if not move.text and not move.HasField("id"):
-        raise Refused(invalid_argument("move", "give the move's id or its text"))
-    action = move.id if move.HasField("id") else None
-    if move.text:
-        try:
-            by_text = state.string_to_action(move.text)
-        except IllegalMoveError as err:
-            raise Refused(invalid_argument("move.text", str(err))) from None
-        if action is not None and action != by_text:
-            raise Refused(invalid_argument("move", "id and text name different moves"))
-        action = by_text
-    if action not in state.legal_actions():
-        field_name = "move.text" if move.text else "move.id"
-        reason = f"not a legal move now (decision: {state.phase})"
-        raise Refused(invalid_argument(field_name, reason))
-    return action
 
 
 async def _news(match: Match, sent: int) -> bool:
@@ -668,8 +640,8 @@ def _event(match: Match, event: Event, seat: int) -> matches_pb2.MatchEvent:
         message.resigned_seat = event.resigned_seat
     if event.action is not None:
         seen = event.seen_as[seat]
-        if seen == _HIDDEN:
-            message.move.CopyFrom(common_pb2.Move(id=_HIDDEN, text=SECRET_TEXT))
+        if seen == HIDDEN:
+            message.move.CopyFrom(common_pb2.Move(id=HIDDEN, text=SECRET_TEXT))
         else:
             message.move.CopyFrom(common_pb2.Move(id=seen, text=event.after.action_to_string(seen)))
     last = event.sequence == len(match.events) - 1

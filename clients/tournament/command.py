@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The subcommand's options."""
-    parser.add_argument("--game", default="royal-cities", help="the game (default: royal-cities)")
+def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
+    """The subcommand's options; `--game` is `default_game` unless given."""
+    parser.add_argument("--game", default=default_game, help=f"the game (default: {default_game})")
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument(
         "--bot",

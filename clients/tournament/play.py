@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
@@ -14,7 +15,7 @@ import engine
 from clients.tournament.config import TournamentConfig
 from clients.tournament.remote import bot_for
 from clients.tournament.schedule import ScheduledGame
-from search.match import play_game
+from search.bots import Bot
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,30 @@ def engine_version() -> str:
 def rules_json(rules: Any) -> dict[str, Any]:
     """Every option of a rules object, defaults included: the rules a game was played by."""
     return dataclasses.asdict(rules)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    scores: tuple[int, ...]
+    returns: tuple[float, ...]
+    #: The texts of the moves played, in order.
+    moves: tuple[str, ...]
+
+
+def play_game(
+    game: str, specs: Sequence[str], seed: int, rules: Any, players: int, make: Callable[[str], Bot]
+) -> GameResult:
+    """One game: seat i is played by the bot `make(specs[i])`; every move seed derives from
+    `seed`, so a game of deterministic bots is a function of its arguments."""
+    bots = [make(spec) for spec in specs]
+    state = engine.new_game(game, players, seed=seed, rules=rules)
+    moves: list[str] = []
+    while not state.is_terminal():
+        player = state.current_player
+        action = bots[player].choose(state, seed * 100_003 + len(moves))
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    return GameResult(tuple(state.scores()), tuple(state.returns()), tuple(moves))
 
 
 def play(job: Job) -> dict[str, Any]:

@@ -7,6 +7,7 @@ points; a tie counts half to each."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from search.match import margin, wilson
+
+def margin(scores: Sequence[int], seat: int) -> int:
+    """A seat's score minus the best other score (in solo, the automated opponent's: it is
+    scored last)."""
+    return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (shared wins count fractionally)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)

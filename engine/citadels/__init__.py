@@ -60,6 +60,6 @@ SPEC = register(
             Example("citadels-7p.json", 7, 7, _example_turn),
         ),
         default_bots={n: "mo-ismcts" for n in range(2, 8)},
-        adapters={"converter": "server.convert_citadels", "text": "clients.citadels_text"},
+        adapters={"converter": "convert.citadels", "text": "clients.citadels_text"},
     )
 )

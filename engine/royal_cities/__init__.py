@@ -5,6 +5,7 @@ from typing import Any
 from engine.interface import State
 from engine.registry import Example, GameSpec, register
 from engine.royal_cities.cards import card_table
+from engine.royal_cities.legend import legend_grade
 from engine.royal_cities.observation import Decision, Observation, PlayerView, RegentView
 from engine.royal_cities.rules import RulesConfig
 from engine.royal_cities.state import (
@@ -56,6 +57,8 @@ SPEC = register(
             Example("royal-cities-solo.json", 1, 3, _example_turn),
         ),
         default_bots={n: "mo-ismcts" for n in (1, 2, 3, 4)},
-        adapters={"converter": "server.convert_royal_cities", "text": "clients.royal_cities_text"},
+        adapters={"converter": "convert.royal_cities", "text": "clients.royal_cities_text"},
+        solo_grade=legend_grade,
+        primary=True,
     )
 )

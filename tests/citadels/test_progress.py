@@ -29,13 +29,13 @@ import pytest
 from google.protobuf import json_format
 
 import engine
+from convert import observation_from_proto
 from engine import InvalidObservationError
 from engine.citadels import CitadelsState
 from engine.citadels.cards import CHARACTERS, DISTRICTS
 from engine.citadels.observation import PHASES
 from engine.citadels.progress import max_game_length
 from regent.v1 import advisor_pb2
-from server.convert import observation_from_proto
 from tests.citadels.positions import position
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

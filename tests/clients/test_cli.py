@@ -23,8 +23,8 @@ from google.protobuf import json_format
 
 import engine
 from clients.client import RegentClient
+from convert import observation_from_proto
 from regent.v1 import advisor_pb2, matches_pb2
-from server.convert import observation_from_proto
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))

@@ -16,10 +16,10 @@ import pytest
 
 import engine
 from clients.client import RegentClient, RegentError, seat_spec
+from convert import observation_to_proto
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2
 from server.app import BackgroundServer
-from server.convert import observation_to_proto
 from server.limits import ServerLimits
 
 ITERATIONS = 200

@@ -21,8 +21,8 @@ import pytest
 from google.protobuf import json_format
 
 import engine
+from convert import observation_to_proto
 from server.app import RegentServer
-from server.convert import observation_to_proto
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "node"

@@ -27,12 +27,12 @@ import pytest
 from google.protobuf import json_format
 
 import engine
+from convert import observation_from_proto
 from engine import InvalidObservationError
 from engine.royal_cities import RoyalCitiesState
 from engine.royal_cities.observation import PHASES
 from engine.royal_cities.progress import max_game_length
 from regent.v1 import advisor_pb2
-from server.convert import observation_from_proto
 from tests.royal_cities.positions import position
 from tests.royal_cities.test_properties import starved_position
 

@@ -35,9 +35,9 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 import engine
+from convert import observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
 from server.app import BackgroundServer
-from server.convert import observation_to_proto
 from server.limits import ServerLimits
 from server.matches import Match
 

@@ -14,10 +14,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 import engine
+from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, royal_cities_pb2
 from search.bots import BOT_KINDS
-from server.convert import observation_from_proto, observation_to_proto
 from tests.server.conftest import (
     RunningServer,
     field_violations,

@@ -10,9 +10,10 @@ import grpc
 import pytest
 
 import engine
+from convert import observation_from_proto, observation_to_proto
+from convert.adapter import cards_of
+from convert.royal_cities import TABLE
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from server.apply import _GAMES, _cards_of
-from server.convert import observation_from_proto, observation_to_proto
 from tests.royal_cities.positions import play, position
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import violated_fields
@@ -156,8 +157,8 @@ def test_revealing_secret_choices_is_refused(advisor) -> None:
 
 def _table_answers(before, pile: list[str], after) -> list[str]:
     """The cards a table shows for a move: the drawn cards the observer now knows, in order."""
-    new = _cards_of(_GAMES["royal_cities"].places(after))
-    new.subtract(_cards_of(_GAMES["royal_cities"].places(before)))
+    new = cards_of(TABLE.places(after))
+    new.subtract(cards_of(TABLE.places(before)))
     answers = []
     for card in pile[: before.pile_size - after.pile_size]:
         if new[card] > 0:
@@ -171,7 +172,7 @@ def _table_answers(before, pile: list[str], after) -> list[str]:
 def test_random_games_continue_as_the_table_did(advisor, num_players: int) -> None:
     """At every move of random games, answering the slots with a true world's drawn cards
     gives that world's next observation, or a refusal (a secret reveal, a reshuffle)."""
-    unseen = _GAMES["royal_cities"].unseen
+    unseen = TABLE.unseen
     outcomes: Counter[str] = Counter()
     for game in range(3):
         state = engine.new_game("royal_cities", num_players, game)

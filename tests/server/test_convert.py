@@ -1,4 +1,4 @@
-"""The protobuf conversions of server/convert.py.
+"""The protobuf conversions of convert/ (Royal Cities' and the generic ones).
 
 Every observation of seeded random games (1 to 4 players, every player, every step) survives
 engine -> proto -> engine unchanged, also through binary and JSON encodings; cards sent in any
@@ -21,19 +21,13 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 import engine
+from convert import observation_from_proto, observation_to_proto
+from convert.royal_cities import card_from_proto, card_to_proto, rules_from_proto, rules_to_proto
 from engine.errors import InvalidObservationError
 from engine.royal_cities import Observation, RulesConfig, state_from_observation
 from engine.royal_cities.cards import COLOURS, parse_kind
 from engine.royal_cities.observation import PHASES
 from regent.v1 import advisor_pb2, royal_cities_pb2
-from server.convert import (
-    card_from_proto,
-    card_to_proto,
-    observation_from_proto,
-    observation_to_proto,
-    rules_from_proto,
-    rules_to_proto,
-)
 
 GAMES_PER_COUNT = 20
 PLAYER_COUNTS = (1, 2, 3, 4)

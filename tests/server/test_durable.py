@@ -22,10 +22,10 @@ import pytest
 import sqlalchemy as sa
 
 import engine
+from convert import observation_from_proto, observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import RandomBot
 from server.botpool import BotPool
-from server.convert import observation_from_proto, observation_to_proto
 from server.limits import ServerLimits
 from server.matches import rebuild
 from server.store import MIGRATIONS, Store

@@ -17,9 +17,9 @@ import grpc
 import pytest
 
 import engine
+from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2, matches_pb2_grpc, royal_cities_pb2
-from server.convert import observation_from_proto, observation_to_proto
 from server.limits import ServerLimits
 from tests.server.conftest import (
     CARD_NAME,

@@ -17,6 +17,7 @@ from google.protobuf.message import DecodeError, Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
+from convert import observation_from_proto, observation_to_proto
 from engine.errors import InvalidObservationError
 from regent.v1 import (
     advisor_pb2,
@@ -26,7 +27,6 @@ from regent.v1 import (
     matches_pb2_grpc,
     royal_cities_pb2,
 )
-from server.convert import observation_from_proto, observation_to_proto
 from tests.server.conftest import (
     RunningServer,
     field_violations,

@@ -12,8 +12,8 @@ import pytest
 from clients.tournament.backends import LocalBackend, RayBackend
 from clients.tournament.config import Sprt, TournamentConfig
 from clients.tournament.report import table, to_json, write_all
+from clients.tournament.results import wilson
 from clients.tournament.runner import RECORD_NAME, run_tournament
-from search.match import wilson
 
 BOTS = (("random", "random"), ("heuristic", "heuristic"), ("pimc", "pimc:iterations=20"))
 

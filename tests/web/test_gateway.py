@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from google.protobuf import json_format
 
-from server.convert import observation_to_proto
+from convert import observation_to_proto
 from tests.royal_cities.positions import position
 from tests.server.conftest import RunningServer, terminal_position
 from tests.web.conftest import GatewayThread, http

@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import json_format
 
 import engine
-from server.convert import observation_to_proto
+from convert import observation_to_proto
 from tests.web.conftest import GatewayThread, http
 
 EXAMPLE = json.loads(

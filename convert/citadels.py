@@ -1,5 +1,6 @@
-"""Citadels observations to and from `regent.v1.CitadelsObservation` (the conventions, field
-paths included, are `server.convert`'s: this module is its Citadels branch).
+"""Citadels observations to and from `regent.v1.CitadelsObservation`, and what ApplyMove needs
+of its districts: the game's converter module (see `convert.adapter.Converter`; the field path
+conventions are `convert`'s).
 
 Districts and characters are enums whose names spell the engine's (`trading-post` is
 CITADELS_DISTRICT_TRADING_POST); UNSPECIFIED stands for None where the engine allows one (the
@@ -12,18 +13,21 @@ their `built_rounds`, and the draft's picks and discards keep their order.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 
-from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES
+from convert.adapter import Place, TableRules, add_places, rules_message, rules_of_message
+from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, DISTRICTS, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
 from engine.errors import InvalidObservationError
-from regent.v1 import citadels_pb2
-
-__all__ = ["observation_from_proto", "observation_to_proto", "rules_from_proto", "rules_to_proto"]
+from regent.v1 import citadels_pb2, common_pb2
 
 _pb = citadels_pb2
+GAME = common_pb2.GAME_CITADELS
+ONEOF = "citadels"
+RULES_FIELD = "citadels_rules"
+RULES_MESSAGE = citadels_pb2.CitadelsRules
 
 
 def _numbers(enum: object, prefix: str, names: Iterable[str]) -> dict[str, int]:
@@ -38,16 +42,15 @@ _CHARACTER_NUMBER = _numbers(_pb.CitadelsCharacter, "CITADELS_CHARACTER_", CHARA
 _CHARACTER = {n: (CHARACTERS.index(c), c) for c, n in _CHARACTER_NUMBER.items()}
 _PHASE_NUMBER = _numbers(_pb.CitadelsPhase, "CITADELS_PHASE_", PHASES)
 _PHASE_NAME = {n: p for p, n in _PHASE_NUMBER.items()}
-_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
 
 
 def rules_to_proto(rules: RulesConfig) -> citadels_pb2.CitadelsRules:
-    return _pb.CitadelsRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+    return rules_message(rules, RULES_MESSAGE)
 
 
 def rules_from_proto(msg: citadels_pb2.CitadelsRules) -> RulesConfig:
     """The options (every one defaults to false, as in the engine)."""
-    return RulesConfig(**{name: bool(getattr(msg, name)) for name in _RULES_FIELDS})
+    return rules_of_message(msg, RulesConfig)
 
 
 # -- engine -> proto ---------------------------------------------------------------
@@ -250,3 +253,68 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
         first_complete=msg.first_complete if msg.HasField("first_complete") else None,
         decision=_decision(msg.decision, f"{path}.decision"),
     )
+
+
+# -- ApplyMove ----------------------------------------------------------------------
+
+
+def _places(obs: Observation) -> Counter[Place]:
+    """Every district a Citadels observation names, with its field."""
+    places: Counter[Place] = Counter()
+    add_places(places, "decision.drawn", obs.decision.drawn)
+    if obs.decision.destroyed is not None:
+        add_places(places, "decision.destroyed", [obs.decision.destroyed])
+    add_places(places, "deck_known", [card for _, card in obs.deck_known])
+    for q, view in enumerate(obs.players):
+        add_places(places, f"players[{q}].hand", view.hand)
+        add_places(places, f"players[{q}].city", view.city)
+    return places
+
+
+def _known_draws(obs: Observation) -> dict[int, str]:
+    """The deck cards the observer put under it, by draw index (positions count from the
+    bottom, draws from the top)."""
+    return {obs.deck_size - 1 - position: card for position, card in obs.deck_known}
+
+
+def _drawn(
+    before: Observation, after: Observation, draws: list[str], new_cards: Counter[str]
+) -> list[tuple[int, str]]:
+    """Cards go under the deck as others come off its top, so the sizes do not tell how many
+    were drawn; but every card the observer's own move draws lands in its sight (its hand or
+    the cards to keep): the draws are the top cards up to the last new one it sees."""
+    left = Counter(new_cards)
+    known = _known_draws(before)
+    taken = []
+    for index, card in enumerate(draws):
+        if not +left:
+            break
+        taken.append((index, card))
+        if index not in known:
+            if left[card] <= 0:
+                break
+            left[card] -= 1
+    return taken
+
+
+def _district_name(text: str) -> str:
+    return DISTRICTS[parse_district(text)][0]
+
+
+#: The deck is drawn from the top and fed at the bottom; every card the observer's own move
+#: draws lands in its sight, and the cards it put under the deck stay where it knows they
+#: are. A round's end shows who held a character among few players (the killed King takes
+#: the crown), which a few worlds could agree on by chance: hence many worlds.
+TABLE = TableRules(
+    places=_places,
+    deck=Counter({name: n for name, _, _, n in DISTRICTS}),
+    questions={
+        "decision.drawn": "a district you drew, to keep or put back",
+        "players[": "the district drawn into your hand",
+    },
+    parse=_district_name,
+    pile_size=lambda obs: obs.deck_size,
+    drawn=_drawn,
+    worlds=16,
+    known_draws=_known_draws,
+)

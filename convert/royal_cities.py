@@ -1,34 +1,31 @@
-"""Conversions between the engine's observations and the service's protobuf messages.
+"""Royal Cities observations to and from `regent.v1.RoyalCitiesObservation`, and what ApplyMove
+needs of its cards: the game's converter module (see `convert.adapter.Converter`; the field
+path conventions are `convert`'s).
 
-Reading a message (`observation_from_proto`) checks only its shape: enum numbers, card values,
-list lengths and the few strings. Whether the position can happen is left to the engine's
-`state_from_observation`, which raises `InvalidObservationError` with the engine's own paths.
-
-Every error raised here is an `InvalidObservationError` whose `.field` is the path of the bad
-field in the `regent.v1.Observation` message, written with the proto's snake_case field names,
-dots between messages and `[i]` for the i-th entry of a repeated field, e.g.
-`royal_cities.players[1].hand[0]` or `royal_cities.decision.selection[2].city`; a bad card names
-the card itself (not its `colour` or `value`). The one exception is `game`: the oneof left unset.
-
-Lists the engine keeps sorted are sorted when read, so a client may send them in any order:
-hands, `seen_of_mine`, the Market, the discard, drawn cards, taxed Cities, the selection, and
-the passes of a two-player game (an unordered pair). Cities keep their order (bottom card
-first), and so do the passes of 3-4 players, which mean "left first, then right".
-
-Each game's converters are registered in `_TO_PROTO` and `_FROM_PROTO` under its oneof field
-name; Royal Cities' live here, Citadels' in `server.convert_citadels`. `GAME_FIELDS` maps the
-engine's game names to their oneof fields, `Game` enum numbers and CreateMatch rules fields.
+Cards are messages of a colour and a value (`yellow-2`); a bad card names the card itself (not
+its `colour` or `value`). Lists the engine keeps sorted are sorted when read: hands,
+`seen_of_mine`, the Market, the discard, drawn cards, taxed Cities, the selection, and the
+passes of a two-player game (an unordered pair). Cities keep their order (bottom card first),
+and so do the passes of 3-4 players, which mean "left first, then right".
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, cast
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import cast
 
+from convert.adapter import (
+    CannotApply,
+    Place,
+    TableRules,
+    add_places,
+    rules_message,
+    rules_of_message,
+)
 from engine.errors import InvalidObservationError
-from engine.royal_cities.cards import CITY_COLOURS, COLOURS, parse_kind
+from engine.royal_cities.cards import CITY_COLOURS, COLOURS, copies, kind_name, parse_kind
 from engine.royal_cities.observation import (
     PHASES,
     RESUMES,
@@ -38,23 +35,13 @@ from engine.royal_cities.observation import (
     RegentView,
 )
 from engine.royal_cities.rules import RulesConfig
-from regent.v1 import advisor_pb2, common_pb2, royal_cities_pb2
-from server import convert_citadels
-
-__all__ = [
-    "GAME_FIELDS",
-    "GameFields",
-    "card_from_proto",
-    "card_to_proto",
-    "observation_from_proto",
-    "observation_to_proto",
-    "observer_of",
-    "rules_from_proto",
-    "rules_of_request",
-    "rules_to_proto",
-]
+from regent.v1 import common_pb2, royal_cities_pb2
 
 _pb = royal_cities_pb2
+GAME = common_pb2.GAME_ROYAL_CITIES
+ONEOF = "royal_cities"
+RULES_FIELD = "royal_cities_rules"
+RULES_MESSAGE = royal_cities_pb2.RoyalCitiesRules
 
 # Enum numbers, looked up by name so that the proto's numbering is not assumed.
 _COLOUR_NUMBER: dict[str, int] = {
@@ -82,7 +69,6 @@ _CARD_MSG: dict[str, royal_cities_pb2.RoyalCitiesCard] = {
     name: royal_cities_pb2.RoyalCitiesCard(colour=c, value=v)
     for name, (c, v) in _CARD_FIELDS.items()
 }
-_RULES_FIELDS = tuple(f.name for f in fields(RulesConfig))
 
 
 # -- cards and rules -----------------------------------------------------------
@@ -120,64 +106,18 @@ def _card(msg: royal_cities_pb2.RoyalCitiesCard, field: str) -> tuple[int, str]:
 
 
 def rules_to_proto(rules: RulesConfig) -> royal_cities_pb2.RoyalCitiesRules:
-    """Every option, the optional ones set explicitly."""
-    return _pb.RoyalCitiesRules(**{name: getattr(rules, name) for name in _RULES_FIELDS})
+    return rules_message(rules, RULES_MESSAGE)
 
 
 def rules_from_proto(msg: royal_cities_pb2.RoyalCitiesRules) -> RulesConfig:
     """The options; an unset `optional bool` takes the engine's default (true for both)."""
-    values: dict[str, bool] = {}
-    for name in _RULES_FIELDS:
-        if msg.DESCRIPTOR.fields_by_name[name].has_presence and not msg.HasField(name):
-            continue  # the dataclass default
-        values[name] = bool(getattr(msg, name))
-    return RulesConfig(**values)
+    return rules_of_message(msg, RulesConfig)
 
 
-# -- observations --------------------------------------------------------------
+# -- engine -> proto -------------------------------------------------------------
 
 
-def observation_to_proto(obs: Observation) -> advisor_pb2.Observation:
-    """The message for an engine observation (of any game the service plays)."""
-    to_proto = _TO_PROTO.get(obs.game)
-    if to_proto is None:
-        raise ValueError(f"no protobuf conversion for the game {obs.game!r}")
-    oneof_field, convert = to_proto
-    msg = advisor_pb2.Observation()
-    getattr(msg, oneof_field).CopyFrom(convert(obs))
-    return msg
-
-
-def observation_from_proto(msg: advisor_pb2.Observation) -> Observation:
-    """The engine observation in a message, equal to the engine's own for the same position.
-
-    Raises only InvalidObservationError, whatever the message holds; `.field` is the
-    snake_case path of the bad field (see the module docstring). TypeError if `msg` is not
-    a `regent.v1.Observation` at all: that is a bug in the caller, not a bad request.
-    """
-    if not isinstance(msg, advisor_pb2.Observation):
-        raise TypeError(f"expected a regent.v1.Observation, got {type(msg).__name__}")
-    which = msg.WhichOneof("game")
-    if which is None:
-        raise InvalidObservationError("game", "no game is set")
-    from_proto = _FROM_PROTO.get(which)
-    if from_proto is None:  # a game the proto knows and this server does not yet
-        raise InvalidObservationError("game", f"the game {which!r} is not supported")
-    return from_proto(getattr(msg, which), which)
-
-
-def observer_of(msg: advisor_pb2.Observation) -> tuple[str, int]:
-    """(the oneof field set, its observer) of an Observation that has a game."""
-    which = msg.WhichOneof("game")
-    if which is None:
-        raise InvalidObservationError("game", "no game is set")
-    return which, getattr(msg, which).observer
-
-
-# Royal Cities: engine -> proto.
-
-
-def _rc_to_proto(obs: Observation) -> royal_cities_pb2.RoyalCitiesObservation:
+def observation_to_proto(obs: Observation) -> royal_cities_pb2.RoyalCitiesObservation:
     """The Royal Cities branch of the oneof; unset optional fields stand for None."""
     msg = _pb.RoyalCitiesObservation(
         observer=obs.observer,
@@ -266,10 +206,10 @@ def _decision_to_proto(d: Decision) -> royal_cities_pb2.RoyalCitiesDecision:
     return msg
 
 
-# Royal Cities: proto -> engine. `path` is the field path of the message being read.
+# -- proto -> engine; `path` is the field path of the message being read ----------
 
 
-def _rc_from_proto(msg: royal_cities_pb2.RoyalCitiesObservation, path: str) -> Observation:
+def observation_from_proto(msg: royal_cities_pb2.RoyalCitiesObservation, path: str) -> Observation:
     """The Royal Cities branch of the oneof, its shape checked (see the module docstring)."""
     num_players = msg.num_players
     regent = None
@@ -419,45 +359,49 @@ def _decision(msg: royal_cities_pb2.RoyalCitiesDecision, path: str, num_players:
     )
 
 
-#: Observation.game -> (the oneof field of regent.v1.Observation, engine -> proto).
-_TO_PROTO: dict[str, tuple[str, Callable[[Any], Any]]] = {
-    "royal_cities": ("royal_cities", _rc_to_proto),
-    "citadels": ("citadels", convert_citadels.observation_to_proto),
-}
-#: The oneof field of regent.v1.Observation -> (its message, its path) -> engine.
-_FROM_PROTO: dict[str, Callable[[Any, str], Any]] = {
-    "royal_cities": _rc_from_proto,
-    "citadels": convert_citadels.observation_from_proto,
-}
+# -- ApplyMove ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GameFields:
-    """Where a game lives in the service's messages."""
-
-    #: The `Game` enum number.
-    number: int
-    #: The CreateMatchRequest field of its rules, and that message -> the engine's RulesConfig.
-    rules_field: str
-    rules_from_proto: Callable[[Any], Any]
-
-
-#: The engine's game name (also the Observation oneof field) -> its fields.
-GAME_FIELDS: dict[str, GameFields] = {
-    "royal_cities": GameFields(
-        common_pb2.GAME_ROYAL_CITIES, "royal_cities_rules", rules_from_proto
-    ),
-    "citadels": GameFields(
-        common_pb2.GAME_CITADELS, "citadels_rules", convert_citadels.rules_from_proto
-    ),
-}
+def _places(obs: Observation) -> Counter[Place]:
+    """Every card a Royal Cities observation names, with its field."""
+    places: Counter[Place] = Counter()
+    add_places(places, "market", obs.market)
+    add_places(places, "discard", obs.discard)
+    add_places(places, "decision.drawn", obs.decision.drawn)
+    for q, view in enumerate(obs.players):
+        add_places(places, f"players[{q}].hand", view.hand)
+        for c, city in enumerate(view.cities):
+            add_places(places, f"players[{q}].cities[{c}]", city)
+    if obs.regent is not None:
+        for c, city in enumerate(obs.regent.cities):
+            add_places(places, f"regent.cities[{c}]", city)
+    return places
 
 
-def rules_of_request(game: str, request: Any) -> Any:
-    """The engine RulesConfig a request (CreateMatchRequest) sets for `game`;
-    InvalidObservationError whose field is the request's field path."""
-    found = GAME_FIELDS[game]
-    try:
-        return found.rules_from_proto(getattr(request, found.rules_field))
-    except InvalidObservationError as err:
-        raise InvalidObservationError(f"{found.rules_field}.{err.field}", err.reason) from None
+def _drawn(
+    before: Observation, after: Observation, draws: list[str], new_cards: Counter[str]
+) -> list[tuple[int, str]]:
+    """The pile only shrinks in a move, by the cards drawn; CannotApply after a reshuffle."""
+    if after.pile_size > before.pile_size or len(after.discard) < len(before.discard):
+        raise CannotApply(
+            "the draw pile ran out and was reshuffled during this move: "
+            "set up the position after it by hand"
+        )
+    return list(enumerate(draws[: before.pile_size - after.pile_size]))
+
+
+TABLE = TableRules(
+    places=_places,
+    deck=Counter({kind_name(k): copies(k) for k in range(len(COLOURS) * 7)}),
+    questions={
+        "market": "the card turned up from the draw pile for the Market",
+        "discard": "the card turned up from the draw pile for the Market",
+        "decision.drawn": "a card you drew",
+        "players[": "the card drawn into your hand",
+        "regent.": "the card drawn for the Regent",
+    },
+    parse=lambda text: kind_name(parse_kind(text)),
+    pile_size=lambda obs: obs.pile_size,
+    drawn=_drawn,
+    worlds=3,
+)

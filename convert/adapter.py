@@ -1,0 +1,124 @@
+"""The shape of a game's converter module (`convert/<game>.py`, named by its `GameSpec` as the
+"converter" adapter): what it declares of the service's messages, its conversions, and what
+ApplyMove needs to know of its cards. Every converter module satisfies `Converter`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Protocol, TypeVar
+
+from google.protobuf.message import Message
+
+#: A known card and the field of the observation that holds it.
+Place = tuple[str, str]
+#: (observation before, after, the stacked draws, the new cards the observer sees) ->
+#: (draw index, card) of the draws the move may have taken, in order.
+Drawn = Callable[[Any, Any, list[str], Counter[str]], list[tuple[int, str]]]
+
+
+class CannotApply(Exception):
+    """The move cannot be applied from the observation alone; the message says why and
+    what to do instead (the service answers FAILED_PRECONDITION)."""
+
+
+def add_places(places: Counter[Place], field: str, cards: Iterable[str]) -> None:
+    """Count `cards` as known at `field`."""
+    for card in cards:
+        places[field, card] += 1
+
+
+def cards_of(places: Counter[Place]) -> Counter[str]:
+    """The cards of `places`, whatever their field."""
+    out: Counter[str] = Counter()
+    for (_, card), count in places.items():
+        out[card] += count
+    return out
+
+
+M = TypeVar("M", bound=Message)
+R = TypeVar("R")
+
+
+def rules_message(rules: Any, message: type[M]) -> M:
+    """A rules dataclass as its message: every option set explicitly (an `optional` one too)."""
+    return message(**{f.name: getattr(rules, f.name) for f in fields(rules)})
+
+
+def rules_of_message(msg: Message, rules_class: type[R]) -> R:
+    """A rules message as the engine's dataclass; an unset `optional` field takes the
+    dataclass default."""
+    values: dict[str, bool] = {}
+    for f in fields(rules_class):  # type: ignore[arg-type]
+        if msg.DESCRIPTOR.fields_by_name[f.name].has_presence and not msg.HasField(f.name):
+            continue
+        values[f.name] = bool(getattr(msg, f.name))
+    return rules_class(**values)
+
+
+def _no_known_draws(obs: Any) -> dict[int, str]:
+    return {}
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """What ApplyMove needs of a game: where its known cards lie, how its draw pile is
+    counted and read, what a slot asks, and in how many worlds a move is tried."""
+
+    #: Every card an observation names, with its field.
+    places: Callable[[Any], Counter[Place]]
+    #: Every card of the box, by name.
+    deck: Counter[str]
+    #: A field path's prefix -> the question a reveal slot there asks.
+    questions: Mapping[str, str]
+    #: A card's name as the caller wrote it -> the engine's; ValueError if it is none.
+    parse: Callable[[str], str]
+    #: The number of cards in the draw pile.
+    pile_size: Callable[[Any], int]
+    drawn: Drawn
+    #: Worlds the move is played in: they deal the cards the draws leave hidden, and the
+    #: other players' secret choices, each its own way, so a result that depends on those
+    #: differs between them.
+    worlds: int
+    #: Draw index (0 = the top) -> the card the observer knows is there.
+    known_draws: Callable[[Any], dict[int, str]] = _no_known_draws
+
+    def unseen(self, obs: Any) -> Counter[str]:
+        """The cards the observer cannot see: the deck less every card it knows."""
+        return self.deck - cards_of(self.places(obs))
+
+    def describe(self, place: str) -> str:
+        for prefix, question in self.questions.items():
+            if place.startswith(prefix):
+                return question
+        return "a card drawn"
+
+
+class Converter(Protocol):
+    """A game's converter module. Field paths in its `InvalidObservationError`s follow the
+    conventions of `convert` (snake_case, dots, `[i]`), relative to the game's message."""
+
+    #: The game's `regent.v1.Game` enum number.
+    GAME: int
+    #: Its field of the `regent.v1.Observation` oneof `game`.
+    ONEOF: str
+    #: Its field of `CreateMatchRequest`, and that field's message class.
+    RULES_FIELD: str
+    RULES_MESSAGE: type[Message]
+    #: ApplyMove's knowledge of its cards.
+    TABLE: TableRules
+
+    def observation_to_proto(self, obs: Any) -> Message:
+        """The oneof branch for an engine observation."""
+        ...
+
+    def observation_from_proto(self, msg: Any, path: str) -> Any:
+        """The engine observation of a oneof branch found at `path`, its shape checked."""
+        ...
+
+    def rules_to_proto(self, rules: Any) -> Message: ...
+
+    def rules_from_proto(self, msg: Any) -> Any:
+        """The engine's RulesConfig; unset options take the engine's defaults."""
+        ...

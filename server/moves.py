@@ -1,0 +1,30 @@
+"""A request's `Move` (by id, by text, or both) as the legal action it names: ApplyMove and
+the hosted matches' Play read moves the same way."""
+
+from __future__ import annotations
+
+from engine.errors import IllegalMoveError
+from engine.interface import State
+from regent.v1 import common_pb2
+from server.status import Rejected, invalid_argument
+
+
+def action_of(state: State, move: common_pb2.Move) -> int:
+    """The legal action `move` names in `state`, by id or text (both: they must agree);
+    Rejected with INVALID_ARGUMENT naming the field otherwise."""
+    if not move.text and not move.HasField("id"):
+        raise Rejected(invalid_argument("move", "give the move's id or its text"))
+    action = move.id if move.HasField("id") else None
+    if move.text:
+        try:
+            by_text = state.string_to_action(move.text)
+        except IllegalMoveError as err:
+            raise Rejected(invalid_argument("move.text", str(err))) from None
+        if action is not None and action != by_text:
+            raise Rejected(invalid_argument("move", "id and text name different moves"))
+        action = by_text
+    if action not in state.legal_actions():
+        field = "move.text" if move.text else "move.id"
+        reason = f"not a legal move now (decision: {state.phase})"  # type: ignore[attr-defined]
+        raise Rejected(invalid_argument(field, reason))
+    return action
