@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("*.py", "*.pyx", "*.pxd", "*.js")
 #: Where every game may be named: the tests, and the list of the page's game modules (an
 #: ES module cannot find modules by itself: this list is the page's `oneof`).
-SHARED_PLACES = ("tests/", "server/web/static/js/games/index.js")
+SHARED_PLACES = ("tests/",)
 
 
 # -- lookups and registration ------------------------------------------------------------
