@@ -37,6 +37,10 @@ EXTENSIONS = [
     "engine.citadels.heuristic",
     "engine.citadels.api",
     "engine.citadels.state",
+    "engine.kuhn_poker.core",
+    "engine.kuhn_poker.heuristic",
+    "engine.kuhn_poker.api",
+    "engine.kuhn_poker.state",
     "search.ismcts",
 ]
 
@@ -81,6 +85,7 @@ setup(
         "engine",
         "engine.royal_cities",
         "engine.citadels",
+        "engine.kuhn_poker",
         "search",
         "server",
         "server.web",
@@ -94,6 +99,7 @@ setup(
         "engine": ["*.pxd", "py.typed"],
         "engine.royal_cities": ["*.pxd"],
         "engine.citadels": ["*.pxd"],
+        "engine.kuhn_poker": ["*.pxd"],
         "search": ["*.pxd"],
         # The hint page: plain HTML, CSS and JavaScript modules, no build step.
         "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
