@@ -1,0 +1,6 @@
+from engine.cstate cimport CState
+from engine.kuhn_poker.core cimport KPState
+
+
+cdef class KuhnPokerState(CState):
+    cdef KPState s
