@@ -94,8 +94,9 @@ setup(
         "regent.v1",
     ],
     package_data={
-        **{package: ["*.pxd"] for package in CYTHON_PACKAGES},
-        "engine": ["*.pxd", "py.typed"],
+        # The Cython declarations, and the types of the Cython modules (.pyi; PEP 561).
+        **{package: ["*.pxd", "*.pyi"] for package in CYTHON_PACKAGES},
+        "engine": ["*.pxd", "*.pyi", "py.typed"],
         # The hint page: plain HTML, CSS and JavaScript modules, no build step.
         "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
     },

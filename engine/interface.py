@@ -64,3 +64,32 @@ class State(ABC):
     @abstractmethod
     def resample(self, player: int, seed: int) -> State:
         """A copy where everything `player` does not know is drawn again at random."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The pending decision's name (each game lists its own), e.g. `turn`."""
+
+    @property
+    @abstractmethod
+    def rules(self) -> Any:
+        """The game's rules options (its `RulesConfig`)."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """The most actions any game of this kind can take from its start (OpenSpiel's
+        name): a game never runs longer, from the deal or from any accepted observation."""
+
+    @abstractmethod
+    def cards_built(self, player: int) -> int:
+        """How much the player has built (the tie-break after scores, and after a
+        resignation)."""
+
+    @abstractmethod
+    def check(self) -> None:
+        """AssertionError when the core's invariants are broken (for tests)."""
+
+    @abstractmethod
+    def playout(self, seed: int) -> int:
+        """Play uniformly random moves to the end, in C; the number of actions."""

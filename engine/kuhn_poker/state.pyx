@@ -20,6 +20,8 @@ from engine.kuhn_poker.observation import Observation
 from engine.kuhn_poker.rules import RulesConfig
 
 PHASES = ("open", "facing_bet", "end")
+#: The longest hand: check, bet, call (or fold).
+MAX_ACTIONS = 3
 
 
 cdef class KuhnPokerState(CState):
@@ -45,6 +47,16 @@ cdef class KuhnPokerState(CState):
     def phase(self) -> str:
         """`open` (check or bet), `facing_bet` (fold or call) or `end`."""
         return PHASES[kp_phase(&self.s)]
+
+    @property
+    def max_game_length(self) -> int:
+        """Check, bet, then call or fold: no hand takes more than three actions."""
+        return MAX_ACTIONS
+
+    def cards_built(self, int player) -> int:
+        """Nothing is built in poker: no tie-break beyond the chips."""
+        self._check_player(player)
+        return 0
 
     def scores(self) -> list[int]:
         """Chips won per player: the loser's stake to the winner, 0 to the loser

@@ -1,0 +1,40 @@
+"""Types of `search.ismcts` (Cython): the search loop over any game's C interface."""
+
+from enum import IntEnum
+from typing import Any
+
+from engine.interface import State
+
+class Mode(IntEnum):
+    MODE_MO = 0
+    MODE_SO = 1
+    MODE_PIMC = 2
+
+class CancelToken:
+    """Raise it from any thread: running searches stop within milliseconds."""
+
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+class SearchRun:
+    def __init__(
+        self,
+        state: State,
+        params: dict[str, Any],
+        threads: int,
+        seed: int,
+        cancel: CancelToken | None = None,
+    ) -> None: ...
+    @property
+    def cancel_token(self) -> CancelToken: ...
+    @property
+    def elapsed(self) -> float: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    def advance(self, seconds: float = 0.0) -> bool: ...
+    def stats(self) -> dict[str, Any]: ...
+
+def heuristic_action(state: State, seed: int) -> int: ...
