@@ -3,9 +3,9 @@
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cstate import CState
 from engine.citadels.observation import Observation
 from engine.citadels.rules import RulesConfig
+from engine.cstate import CState
 
 TERMINAL: int
 
