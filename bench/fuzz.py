@@ -291,29 +291,34 @@ def mutated(rng: random.Random, method: str, request: Message) -> bytes:
 # -- the run ----------------------------------------------------------------------------
 
 
-class _Caller:
-    """Sends raw bytes to any method and says how the call ended."""
+class Caller:
+    """Sends raw bytes to any of `methods` and says how the call ended."""
 
-    def __init__(self, channel: grpc.Channel) -> None:
+    def __init__(
+        self, channel: grpc.Channel, methods: dict[str, tuple[type[Message], bool]] = METHODS
+    ) -> None:
         self.calls: dict[str, Callable[..., Any]] = {}
-        for method, (_, streaming) in METHODS.items():
+        self.streaming = {method: streaming for method, (_, streaming) in methods.items()}
+        for method, streaming in self.streaming.items():
             make = channel.unary_stream if streaming else channel.unary_unary
             self.calls[method] = make(method, request_serializer=None, response_deserializer=None)
 
-    def code(self, method: str, data: bytes) -> tuple[Code, str]:
-        streaming = METHODS[method][1]
-        watch = method.endswith("/Watch")
+    def code(
+        self, method: str, data: bytes, timeout: float = CALL_SECONDS
+    ) -> tuple[grpc.StatusCode, grpc.RpcError | None]:
+        """The status the call ended with (OK, or the error's) and the error."""
         try:
-            result = self.calls[method](data, timeout=WATCH_SECONDS if watch else CALL_SECONDS)
-            if streaming:
+            result = self.calls[method](data, timeout=timeout)
+            if self.streaming[method]:
                 for _ in result:
                     pass
         except grpc.RpcError as err:
-            return err.code(), err.details() or ""
-        return Code.OK, ""
+            return err.code(), err
+        return Code.OK, None
 
 
-def _parses(method: str, data: bytes) -> bool:
+def parses(method: str, data: bytes) -> bool:
+    """Whether `data` reads as the request message of `method`."""
     try:
         METHODS[method][0].FromString(data)
     except DecodeError:
@@ -364,17 +369,19 @@ def _send(address: str, plan: list[tuple[str, bytes]], workers: int) -> FuzzFigu
 
     def send(chunk: list[tuple[str, bytes]]) -> None:
         with grpc.insecure_channel(address) as own:
-            caller = _Caller(own)
+            caller = Caller(own)
             for method, data in chunk:
-                code, details = caller.code(method, data)
                 name = method.rsplit("/", 1)[1]
+                timeout = WATCH_SECONDS if name == "Watch" else CALL_SECONDS
+                code, err = caller.code(method, data, timeout)
+                details = (err.details() if err is not None else "") or ""
                 hung = code == Code.DEADLINE_EXCEEDED and name != "Watch"
                 crashed = code in (Code.UNKNOWN, Code.INTERNAL)
                 with lock:
                     codes[code.name] += 1
                     by_method.setdefault(name, Counter())[code.name] += 1
                     if hung or crashed or code not in REFUSALS | {Code.OK, Code.DEADLINE_EXCEEDED}:
-                        parsed = "parses" if _parses(method, data) else "does not parse"
+                        parsed = "parses" if parses(method, data) else "does not parse"
                         failures.append(f"{name} {code.name} ({parsed}): {details[:200]}")
 
     watcher = threading.Thread(target=watch_health, daemon=True)

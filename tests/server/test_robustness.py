@@ -13,10 +13,12 @@ from typing import Any
 
 import grpc
 import pytest
-from google.protobuf.message import DecodeError, Message
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
+from bench.fuzz import ADVISOR, MATCHES, Caller, parses
+from bench.fuzz import METHODS as FUZZED
 from convert import observation_from_proto, observation_to_proto
 from engine.errors import InvalidObservationError
 from regent.v1 import (
@@ -45,17 +47,18 @@ EXPECTED = {
     Code.UNAUTHENTICATED,
     Code.PERMISSION_DENIED,
 }
-ADVISOR = "/regent.v1.AdvisorService/"
-MATCHES = "/regent.v1.MatchService/"
-#: Method -> (request type, server streaming).
-METHODS: dict[str, tuple[type[Message], bool]] = {
-    ADVISOR + "Recommend": (advisor_pb2.RecommendRequest, False),
-    ADVISOR + "Analyze": (advisor_pb2.AnalyzeRequest, True),
-    ADVISOR + "LegalMoves": (advisor_pb2.LegalMovesRequest, False),
-    MATCHES + "GetView": (matches_pb2.GetViewRequest, False),
-    MATCHES + "Play": (matches_pb2.PlayRequest, False),
-    MATCHES + "Watch": (matches_pb2.WatchRequest, True),
-    MATCHES + "Resign": (matches_pb2.ResignRequest, False),
+#: The methods these tests aim at: every one that takes a position or a seat.
+METHODS = {
+    method: FUZZED[method]
+    for method in (
+        ADVISOR + "Recommend",
+        ADVISOR + "Analyze",
+        ADVISOR + "LegalMoves",
+        MATCHES + "GetView",
+        MATCHES + "Play",
+        MATCHES + "Watch",
+        MATCHES + "Resign",
+    )
 }
 
 
@@ -65,27 +68,6 @@ def small(observation: advisor_pb2.Observation, iterations: int = 100, **fields:
         budget=common_pb2.SearchBudget(iterations=iterations, threads=1),
         **fields,
     )
-
-
-class Raw:
-    """Calls any method with raw bytes, and reports the status code it ended with."""
-
-    def __init__(self, channel: grpc.Channel) -> None:
-        self.calls: dict[str, Callable[..., Any]] = {}
-        for method, (_, streaming) in METHODS.items():
-            make = channel.unary_stream if streaming else channel.unary_unary
-            self.calls[method] = make(method, request_serializer=None, response_deserializer=None)
-        self.streaming = {method: streaming for method, (_, streaming) in METHODS.items()}
-
-    def code(self, method: str, data: bytes, timeout: float = 10) -> tuple[Code, grpc.RpcError]:
-        try:
-            result = self.calls[method](data, timeout=timeout)
-            if self.streaming[method]:
-                for _ in result:
-                    pass
-        except grpc.RpcError as err:
-            return err.code(), err
-        return Code.OK, None
 
 
 def serving_still(server: RunningServer) -> None:
@@ -238,14 +220,6 @@ def random_wire(rng: random.Random, depth: int = 0) -> bytes:
     return bytes(out)
 
 
-def _parses(method: str, data: bytes) -> bool:
-    try:
-        METHODS[method][0].FromString(data)
-    except DecodeError:
-        return False
-    return True
-
-
 def _engine_accepts(observation: advisor_pb2.Observation) -> bool:
     try:
         engine.state_from_observation(observation_from_proto(observation))
@@ -345,7 +319,7 @@ def malformed_requests(
     while made < 120:
         method = rng.choice(sorted(METHODS))
         data = random_wire(rng)
-        if _parses(method, data):
+        if parses(method, data):
             made += 1
             yield "random bytes", method, data
     # Invalid observations: each mutation checked with the engine first.
@@ -471,7 +445,7 @@ def test_malformed_requests(regent_server: RunningServer, channel: grpc.Channel)
         timeout=5,
     )
     before = matches.GetView(matches_pb2.GetViewRequest(match_id=match_id, token=other), timeout=5)
-    raw = Raw(channel)
+    raw = Caller(channel, METHODS)
     rng = random.Random(2024)
     seen: Counter = Counter()
     count = 0
@@ -503,7 +477,7 @@ def test_random_mutations_of_valid_requests(
 ) -> None:
     """Byte flips in valid Recommend requests: refused with an expected status, or, when the
     result still reads as a position the engine takes, answered with one of its legal moves."""
-    raw = Raw(channel)
+    raw = Caller(channel, METHODS)
     rng = random.Random(7)
     valid = [small(o, 30).SerializeToString() for o in _valid_observations()]
     answered = refused = 0
@@ -512,7 +486,7 @@ def test_random_mutations_of_valid_requests(
         for _ in range(rng.randint(1, 3)):
             data[rng.randrange(len(data))] = rng.randrange(256)
         data = bytes(data)
-        if not _parses(ADVISOR + "Recommend", data):
+        if not parses(ADVISOR + "Recommend", data):
             continue
         try:
             response = raw.calls[ADVISOR + "Recommend"](bytes(data), timeout=10)
@@ -534,13 +508,13 @@ def test_random_mutations_of_valid_requests(
 def test_undecodable_request_bytes(
     regent_server: RunningServer, channel: grpc.Channel, method: str
 ) -> None:
-    raw = Raw(channel)
+    raw = Caller(channel, METHODS)
     rng = random.Random(method)
     codes = Counter()
     sent = 0
     while sent < 10:
         data = rng.randbytes(rng.randint(1, 64))
-        if _parses(method, data):
+        if parses(method, data):
             continue
         code, _ = raw.code(method, data)
         codes[code.name] += 1
