@@ -6,8 +6,7 @@ from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
 from engine.deal cimport deal_again
 from engine.rng cimport rng_below, rng_next, rng_reseed, rng_seed, rng_shuffle
 
-#: A game still going after this many rounds is ended there (no sane play gets close).
-DEF MAX_ROUNDS = 200
+#: The engine's limit on rounds in a game (see core.pxd).
 ROUND_LIMIT = MAX_ROUNDS
 
 
