@@ -4,7 +4,7 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
-from engine.deal cimport deal_again
+from engine.deal cimport deal_cards
 from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
 #: The owner index of the Regent's Cities, for the Python side.
@@ -1306,38 +1306,77 @@ cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogi
             clear_secret(s, q)
 
 
+cdef void canonical_known(RCState* s, int player) noexcept nogil:
+    """Who knows each card, as far as `player` can tell: the others' knowledge that
+    player cannot see (cards passed between two others, a card bought in public and
+    still in a hand) is reset to what player's view implies, as a rebuilt game has it."""
+    cdef int card, l, q
+    for card in range(NUM_CARDS):
+        l = s.loc[card]
+        if l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS:
+            q = l - LOC_HAND
+            if q != player:
+                s.known[card] = (1 << q) | (s.known[card] & (1 << player))
+        elif l == LOC_DRAWN:
+            if (s.known[card] >> player) & 1:
+                s.known[card] = (1 << player) if s.cur == player else ALL_PLAYERS
+            else:
+                s.known[card] = 1 << s.cur
+        elif l == LOC_PILE or l == LOC_RESERVE:
+            s.known[card] = 0
+
+
 cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every card `player` does not know among the places it cannot
     see, keeping every count, every public card and all it knows; reseed the
-    game's chance; redraw the secret choices it has not seen."""
+    game's chance; redraw the secret choices it has not seen. The result depends
+    only on what `player` knows and on `rng`: the hidden cards go to the hidden
+    places in a canonical order (pile, Reserve, drawn cards, then hands), and
+    what the others know beyond player's view is made canonical first."""
     cdef uint8_t hidden[NUM_CARDS]
-    cdef uint8_t perm[NUM_CARDS]
-    cdef int n = 0, i, card, p, k
+    cdef uint8_t cards[NUM_CARDS]
+    cdef bint drawn_hidden[DRAWN_MAX]
+    cdef int hand_hidden[MAX_PLAYERS]
+    cdef int n = 0, k = 0, i, card, q, l
+    memset(hand_hidden, 0, sizeof(hand_hidden))
     for card in range(NUM_CARDS):
         if hidden_from(s, card, player):
             hidden[n] = card
             n += 1
-    deal_again(s.loc, s.known, hidden, n, perm, NUM_CARDS, rng)
-    for i in range(n):
-        s.sel_city[hidden[i]] = -1
-    for i in range(s.pile_n):
-        s.pile[i] = perm[s.pile[i]]
-    for i in range(s.reserve_n):
-        s.reserve[i] = perm[s.reserve[i]]
+            s.sel_city[card] = -1
+            l = s.loc[card]
+            if l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS:
+                hand_hidden[l - LOC_HAND] += 1
     for i in range(s.drawn_n):
-        s.drawn[i] = perm[s.drawn[i]]
+        drawn_hidden[i] = hidden_from(s, s.drawn[i], player)
+    deal_cards(hidden, n, cards, rng)
+    for i in range(s.pile_n):
+        s.pile[i] = cards[k]
+        s.loc[cards[k]] = LOC_PILE
+        k += 1
+    for i in range(s.reserve_n):
+        s.reserve[i] = cards[k]
+        s.loc[cards[k]] = LOC_RESERVE
+        k += 1
+    for i in range(s.drawn_n):
+        if drawn_hidden[i]:
+            s.drawn[i] = cards[k]
+            s.loc[cards[k]] = LOC_DRAWN
+            s.known[cards[k]] = 0
+            k += 1
+    for q in range(s.num_players):
+        for i in range(hand_hidden[q]):
+            s.loc[cards[k]] = LOC_HAND + q
+            s.known[cards[k]] = 0
+            k += 1
+    canonical_known(s, player)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
     for card in range(NUM_CARDS):
-        k = s.loc[card] - LOC_HAND
-        if k >= 0 and k < MAX_PLAYERS:
-            s.hand_n[k] += 1
-            s.hand_kind[k][rc_card_kind(card)] += 1
-    for p in range(s.num_players):
-        for i in range(s.pass_n[p]):
-            s.pass_sel[p][i] = perm[s.pass_sel[p][i]]
-        if s.fb_sel[p] != NO_CARD:
-            s.fb_sel[p] = perm[s.fb_sel[p]]
+        q = s.loc[card] - LOC_HAND
+        if q >= 0 and q < MAX_PLAYERS:
+            s.hand_n[q] += 1
+            s.hand_kind[q][rc_card_kind(card)] += 1
     rng_reseed(s.rng, rng)
     rc_reroll_secrets(s, player, rng)
 

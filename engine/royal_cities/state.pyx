@@ -2,12 +2,11 @@
 
 Python only validates and converts here; every rule runs in `core`.
 """
-import random
-
-from libc.stdint cimport uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
 
 from engine.cstate cimport CState, api_playout
+from engine.deal cimport deal_cards
 from engine.rng cimport rng_seed
 from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
@@ -21,6 +20,7 @@ from engine.royal_cities.core cimport (
 
 from engine.cstate import TERMINAL, seed64
 from engine.errors import InvalidObservationError
+from engine.jsonview import first_difference
 from engine.royal_cities.actions import action_to_string, owner_name, string_to_action
 from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 from engine.royal_cities.observation import (
@@ -273,8 +273,8 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     see, and the secret choices it has not seen are made at random.
     `draws` names the next cards off the draw pile, top first (cards the observer
     does not know): what a real table drew, so that a move plays out as it did.
-    Raises InvalidObservationError, naming the field, when `obs` is malformed
-    or inconsistent."""
+    InvalidObservationError names the first field that is wrong, by its exact
+    JSON path (`players[1].hand[0]`)."""
     if isinstance(obs, dict):
         obs = Observation.from_json(obs)
     if not isinstance(obs, Observation):
@@ -282,11 +282,11 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     n = obs.num_players
     if not 1 <= n <= MAX_PLAYERS:
         raise InvalidObservationError("num_players", "must be 1 to 4")
-    if len(obs.players) != n:
-        raise InvalidObservationError("players", f"must list {n} players")
     p = obs.observer
     if not 0 <= p < n:
         raise InvalidObservationError("observer", f"must be a player from 0 to {n - 1}")
+    if len(obs.players) != n:
+        raise InvalidObservationError("players", f"must list {n} players")
     if (n == 1) != (obs.regent is not None):
         raise InvalidObservationError("regent", "is given exactly in solo games")
     d = obs.decision
@@ -316,14 +316,18 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError("regent.vp", f"must be 0 to {MAX_VP}")
     if d.phase == "end" and obs.season != num_seasons:
         raise InvalidObservationError("decision.phase", "the game ends after the last Season")
-    if sorted(v.age_rank for v in obs.players) != list(range(n)):
-        raise InvalidObservationError("players[].age_rank", f"must be a permutation of 0..{n - 1}")
+    ranks = set()
+    for q, view in enumerate(obs.players):
+        if not 0 <= view.age_rank < n or view.age_rank in ranks:
+            raise InvalidObservationError(
+                f"players[{q}].age_rank", f"the players' ranks must be 0 to {n - 1}, each once")
+        ranks.add(view.age_rank)
 
     cdef RoyalCitiesState state = RoyalCitiesState(n, seed, obs.rules)
     cdef RCState* s = &state.s
-    # Keep the configuration and the freshly seeded chance; clear the board.
     cdef uint64_t rng[4]
-    memcpy(rng, s.rng, sizeof(rng))
+    rng_seed(rng, seed64(seed))
+    # Keep the configuration and the freshly seeded chance; clear the board.
     memset(s.loc, 0, NUM_CARDS)
     memset(s.known, 0, NUM_CARDS)
     memset(s.hand_n, 0, sizeof(s.hand_n))
@@ -419,7 +423,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
             "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
             f"{needed} in hidden places, {len(hidden)} left to place")
     check_progress(obs)
-    random.Random(seed).shuffle(hidden)
+    hidden = _dealt(hidden, rng)
     top = _take_draws(hidden, draws, obs.pile_size)
     for i in range(obs.pile_size):
         card = hidden.pop() if i < obs.pile_size - len(top) else top.pop()
@@ -446,12 +450,23 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     if rc_check(s):
         raise InvalidObservationError("observation", "describes an impossible position")
     rc_reroll_secrets(s, p, rng)
-    memcpy(s.rng, rng, sizeof(rng))
     if not state.is_terminal() and not state.legal_actions():
         raise InvalidObservationError("decision", "no legal move can follow this decision")
-    if state.observation(p) != obs:
-        raise InvalidObservationError("observation", _first_difference(state.observation(p), obs))
+    again = state.observation(p)
+    if again != obs:
+        raise InvalidObservationError(*_first_difference(again, obs))
     return state
+
+
+cdef list _dealt(list free, uint64_t* rng):
+    """The cards of `free` (ascending ids) in the order the core's deal gives them."""
+    cdef uint8_t hidden[NUM_CARDS]
+    cdef uint8_t cards[NUM_CARDS]
+    cdef int i, n = len(free)
+    for i in range(n):
+        hidden[i] = free[i]
+    deal_cards(hidden, n, cards, rng)
+    return [cards[i] for i in range(n)]
 
 
 def _take_draws(hidden, draws, int pile_size):
@@ -532,11 +547,11 @@ cdef _decision_context(RCState* s, obs, int p):
     s.taken = d.taken
     s.min_kind = _kind(d.min_card, "decision.min_card") if d.min_card is not None else 0
     s.tax_left = d.tax_left
-    for c in d.taxed:
+    for i, c in enumerate(d.taxed):
         try:
             s.tax_done |= 1 << parse_colour(c)
         except ValueError as err:
-            raise InvalidObservationError("decision.taxed", str(err)) from None
+            raise InvalidObservationError(f"decision.taxed[{i}]", str(err)) from None
     for name, values, high in (("season_vp", d.season_vp, 100),
                                ("season_influence", d.season_influence, 21)):
         if len(values) != 6:
@@ -603,11 +618,9 @@ cdef _decision_context(RCState* s, obs, int p):
 
 
 def _first_difference(got, want):
-    for name in ("season", "players", "market", "discard", "pile_size", "reserve_size", "decision",
-                 "regent", "starter", "last_purchaser", "num_seasons"):
-        if getattr(got, name) != getattr(want, name):
-            return f"inconsistent {name}: it cannot be reached as written"
-    return "inconsistent observation"
+    """(field path, message) of the first place where `got` differs from `want`."""
+    field = first_difference(got.to_json(), want.to_json()) or "observation"
+    return field, "is inconsistent with the rest: no game reaches it as written"
 
 
 def play_random_games(int num_players, int games, seed, rules=None) -> int:
