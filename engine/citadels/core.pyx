@@ -954,6 +954,8 @@ cdef bint ct_deal_characters(CTState* s, int p, uint64_t* rng) noexcept nogil:
         s.slot_char[6 if kept_down else 7] = other
         s.slot_owner[7 if kept_down else 6] = p7
         s.slot_owner[6 if kept_down else 7] = NOBODY
+        if deal_count(s, p) <= 0.0:
+            return False
     elif s.num_players == 7 and s.step > 6:
         s.slot_owner[6] = p7
         s.slot_owner[7] = NOBODY
