@@ -80,3 +80,21 @@ class Reader:
             if isinstance(item, bool) or not isinstance(item, int):
                 raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be an integer")
         return tuple(items)
+
+
+def first_difference(got: Any, want: Any, path: str = "") -> str | None:
+    """The JSON path (`players[1].hand[0]`) of the first place where two JSON values
+    differ, or None when they are equal; `path` names `got` itself."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        for key in got:
+            found = first_difference(got[key], want.get(key), f"{path}.{key}" if path else key)
+            if found is not None:
+                return found
+        return None
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    return None if got == want else path

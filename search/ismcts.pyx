@@ -379,7 +379,8 @@ cdef class _Job:
         worker_free(&self.w)
         free(self.root)
 
-    cdef int setup(self, CState state, dict params, uint64_t seed, CancelToken token) except -1:
+    cdef int setup(self, CState state, const SearchParams* params, uint64_t seed,
+                   CancelToken token) except -1:
         cdef size_t size = state.api.state_size
         self.root = <char*>malloc(size)
         if self.root == NULL:
@@ -389,16 +390,7 @@ cdef class _Job:
         self.w.api = state.api
         self.w.root = self.root
         self.w.cancel = &token.flag
-        self.w.params.mode = params["mode"]
-        self.w.params.iterations = params["iterations"]
-        self.w.params.c = params["c"]
-        self.w.params.margin_weight = params["margin_weight"]
-        self.w.params.margin_scale = params["margin_scale"]
-        self.w.params.heuristic_playout = params["heuristic_playout"]
-        self.w.params.epsilon = params["epsilon"]
-        self.w.params.worlds = params["worlds"]
-        self.w.params.max_nodes = params["max_nodes"]
-        self.w.params.max_steps = params["max_steps"]
+        self.w.params = params[0]
         rng_seed(self.w.rng, seed)
         cdef int status
         with nogil:
@@ -451,31 +443,55 @@ cdef class _Job:
         return labels
 
 
+cdef SearchParams search_params(config) except *:
+    """The C settings from a `search.search.SearchConfig` (already checked), field by field."""
+    cdef SearchParams p
+    p.mode = config.mode
+    p.iterations = config.iterations
+    p.c = config.c
+    p.margin_weight = config.margin_weight
+    p.margin_scale = config.margin_scale
+    p.heuristic_playout = config.heuristic_playout
+    p.epsilon = config.epsilon
+    p.worlds = config.worlds
+    p.max_nodes = config.max_nodes
+    p.max_steps = config.max_steps
+    return p
+
+
 cdef class SearchRun:
-    """A search from one state for its player to move, with `threads`
+    """A search from one state for its player to move, with `config.threads`
     independent workers (root parallelization). `advance` runs it for a while
     and may be called again: the trees are kept, so an analysis can report
     between slices without touching a running worker."""
 
     cdef list jobs
-    cdef dict params
+    cdef SearchParams params
+    cdef double seconds
+    cdef int pv_length
     cdef readonly CancelToken cancel_token
     cdef readonly double elapsed
 
-    def __init__(self, CState state, dict params, int threads, seed, CancelToken cancel=None):
-        self.params = params
+    def __init__(self, CState state, config, CancelToken cancel=None):
+        """`config` is a `search.search.SearchConfig`: its budget, threads and seed too."""
+        self.params = search_params(config)
+        self.seconds = config.seconds
+        self.pv_length = config.pv_length
         self.cancel_token = cancel if cancel is not None else CancelToken()
         self.elapsed = 0.0
         self.jobs = []
-        total = params["iterations"]
+        cdef int threads = config.threads
+        cdef int64_t total = self.params.iterations
+        cdef SearchParams share = self.params
         if total > 0:
             threads = min(threads, total)
+        seed = config.seed
         for t in range(threads):
             job = _Job()
             seed_t = (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF
             # The iteration budget is the whole search's, shared out among the workers.
-            share = total // threads + (1 if t < total % threads else 0) if total > 0 else 0
-            (<_Job>job).setup(state, dict(params, iterations=share), seed_t, self.cancel_token)
+            share.iterations = total // threads + (1 if t < total % threads else 0) if total > 0 else 0
+            (<_Job>job).setup(state, &share, seed_t, self.cancel_token)
             self.jobs.append(job)
 
     @property
@@ -487,17 +503,16 @@ cdef class SearchRun:
         """The budget is spent or the search was cancelled."""
         if self.cancel_token.flag:
             return True
-        if self.params["iterations"] > 0 and all(
+        if self.params.iterations > 0 and all(
                 (<_Job>job).w.iterations >= (<_Job>job).w.params.iterations for job in self.jobs):
             return True
-        seconds = self.params["seconds"]
-        return seconds > 0 and self.elapsed >= seconds
+        return self.seconds > 0 and self.elapsed >= self.seconds
 
     def advance(self, double seconds=0.0) -> bool:
         """Run for up to `seconds` more (0: to the end of the budget); return `finished`."""
         if self.finished:
             return True
-        budget = self.params["seconds"]
+        budget = self.seconds
         if budget > 0:
             remaining = budget - self.elapsed
             seconds = remaining if seconds <= 0 else min(seconds, remaining)
@@ -531,7 +546,7 @@ cdef class SearchRun:
             "iterations": self.iterations,
             "actions": sum((<_Job>job).w.actions for job in self.jobs),
             "elapsed": self.elapsed,
-            "principal_variation": first.principal_variation(self.params["pv_length"]),
+            "principal_variation": first.principal_variation(self.pv_length),
             "nodes": sum((<_Job>job).w.n_nodes for job in self.jobs),
             "capped": sum((<_Job>job).w.capped for job in self.jobs),
             "out_of_memory": any((<_Job>job).w.out_of_memory for job in self.jobs),

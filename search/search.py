@@ -54,6 +54,16 @@ class SearchConfig:
         if self.iterations == 0 and self.seconds == 0:
             raise ValueError("set an iteration budget, a time budget, or both")
 
+    @property
+    def mode(self) -> Mode:
+        """The C search's mode for `algorithm` (`SearchRun` reads it)."""
+        return ALGORITHMS[self.algorithm]
+
+    @property
+    def heuristic_playout(self) -> bool:
+        """Whether playouts follow the game's heuristic (`SearchRun` reads it)."""
+        return self.playout == "heuristic"
+
 
 #: (option, lowest, highest) for the integer options; every bound fits the C core's types.
 _INT_RANGES = (
@@ -130,22 +140,8 @@ class Search:
     def __init__(self, state: State, config: SearchConfig, cancel: CancelToken | None = None):
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
-        params = {
-            "mode": ALGORITHMS[config.algorithm],
-            "iterations": config.iterations,
-            "seconds": config.seconds,
-            "c": config.c,
-            "margin_weight": config.margin_weight,
-            "margin_scale": config.margin_scale,
-            "heuristic_playout": config.playout == "heuristic",
-            "epsilon": config.epsilon,
-            "worlds": config.worlds,
-            "max_nodes": config.max_nodes,
-            "pv_length": config.pv_length,
-            "max_steps": config.max_steps,
-        }
         self.config = config
-        self._run = SearchRun(state, params, config.threads, config.seed, cancel)
+        self._run = SearchRun(state, config, cancel)
         self._legal = state.legal_actions()
         self._text = state.action_to_string
 

@@ -1,5 +1,11 @@
 # The Citadels core: one C struct holds a whole game, and these noexcept nogil
 # functions play it. search/ cimports them; the Python State wraps them.
+#
+# Naming (the same in every core): each C function this .pxd declares or defines
+# starts with the game's prefix (ct_ here, rc_ in Royal Cities; CT_ for the constant
+# tables); the helpers core.pyx keeps to itself have no prefix and are static there
+# (a cdef function that no .pxd declares), most of them cdef inline. Constants are
+# cdef enums, never DEF.
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 
 cdef enum:
@@ -15,6 +21,11 @@ cdef enum:
     DRAWN_MAX = 3
     MAX_LEGAL = 256
     ALL_CHARS = 0xFF
+
+# An engine limit: a game still going after this many rounds is ended there (no
+# sane play gets close).
+cdef enum:
+    MAX_ROUNDS = 200
 
 # The district deck (RULES-NOTES): kind ids in colour order, cards by kind.
 cdef extern from *:

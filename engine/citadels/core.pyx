@@ -3,11 +3,10 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
-from engine.deal cimport deal_again
+from engine.deal cimport deal_cards
 from engine.rng cimport rng_below, rng_next, rng_reseed, rng_seed, rng_shuffle
 
-#: A game still going after this many rounds is ended there (no sane play gets close).
-DEF MAX_ROUNDS = 200
+#: The engine's limit on rounds in a game (see core.pxd).
 ROUND_LIMIT = MAX_ROUNDS
 
 
@@ -944,8 +943,20 @@ cdef bint ct_deal_characters(CTState* s, int p, uint64_t* rng) noexcept nogil:
     consistent with what p saw in the draft and what has been revealed since.
     With 7 players, which of the last two P7 kept is part of the deal."""
     cdef double w0, w1
-    cdef int p7 = (s.first_picker + 6) % 7
-    if s.num_players == 7 and s.step > 6 and p != p7:
+    cdef int p7 = (s.first_picker + 6) % 7, kept, other, kept_down
+    if s.num_players == 7 and s.step > 6 and p == p7:
+        # P7 saw two characters and kept one; which of them had been face down is
+        # not part of what it knows (only the others' views depend on it): deal it.
+        kept = s.slot_char[6] if s.slot_owner[6] == p7 else s.slot_char[7]
+        other = s.slot_char[7] if s.slot_owner[6] == p7 else s.slot_char[6]
+        kept_down = rng_below(rng, 2)       # slot 7 holds the face-down card
+        s.slot_char[7 if kept_down else 6] = kept
+        s.slot_char[6 if kept_down else 7] = other
+        s.slot_owner[7 if kept_down else 6] = p7
+        s.slot_owner[6 if kept_down else 7] = NOBODY
+        if deal_count(s, p) <= 0.0:
+            return False
+    elif s.num_players == 7 and s.step > 6:
         s.slot_owner[6] = p7
         s.slot_owner[7] = NOBODY
         w0 = deal_count(s, p)
@@ -970,22 +981,67 @@ cdef bint hidden_from(const CTState* s, int card, int p) noexcept nogil:
     return l == LOC_DECK or l == LOC_ASIDE or (LOC_HAND <= l < LOC_HAND + s.num_players)
 
 
+cdef void canonical_known(CTState* s, int player) noexcept nogil:
+    """Who knows each district, as far as `player` can tell: the others' knowledge
+    that player cannot see (cards a Magician put under the deck, a card seen in
+    another hand) is reset to what player's view implies, as a rebuilt game has it."""
+    cdef int card, l, q, everyone = all_players(s)
+    for card in range(NUM_DISTRICTS):
+        l = s.loc[card]
+        if LOC_HAND <= l < LOC_HAND + s.num_players:
+            q = l - LOC_HAND
+            if q != player:
+                s.known[card] = (1 << q) | (s.known[card] & (1 << player))
+        elif l == LOC_DECK:
+            if s.known[card] != everyone:
+                s.known[card] &= 1 << player
+        elif l == LOC_ASIDE and card != s.gy_card:
+            s.known[card] = 1 << s.cur
+
+
 cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every district `player` does not know among the places it
     cannot see (counts and all it knows kept), deal the characters it cannot
-    place again, and reseed the game's chance."""
+    place again, and reseed the game's chance. The result depends only on what
+    `player` knows and on `rng`: the hidden districts go to the hidden places in
+    a canonical order (deck from the bottom, drawn cards, then hands), and what
+    the others know beyond player's view is made canonical first."""
     cdef uint8_t hidden[NUM_DISTRICTS]
-    cdef uint8_t perm[NUM_DISTRICTS]
-    cdef int n = 0, i, card, k
+    cdef uint8_t cards[NUM_DISTRICTS]
+    cdef bint deck_hidden[NUM_DISTRICTS]
+    cdef bint drawn_hidden[DRAWN_MAX]
+    cdef int hand_hidden[MAX_PLAYERS]
+    cdef int n = 0, k = 0, i, card, q, l
+    memset(hand_hidden, 0, sizeof(hand_hidden))
     for card in range(NUM_DISTRICTS):
         if hidden_from(s, card, player):
             hidden[n] = card
             n += 1
-    deal_again(s.loc, s.known, hidden, n, perm, NUM_DISTRICTS, rng)
+            l = s.loc[card]
+            if LOC_HAND <= l < LOC_HAND + s.num_players:
+                hand_hidden[l - LOC_HAND] += 1
     for i in range(s.deck_n):
-        s.deck[i] = perm[s.deck[i]]
+        deck_hidden[i] = hidden_from(s, s.deck[i], player)
     for i in range(s.drawn_n):
-        s.drawn[i] = perm[s.drawn[i]]
+        drawn_hidden[i] = hidden_from(s, s.drawn[i], player)
+    deal_cards(hidden, n, cards, rng)
+    for i in range(s.deck_n):
+        if deck_hidden[i]:
+            s.deck[i] = cards[k]
+            s.loc[cards[k]] = LOC_DECK
+            s.known[cards[k]] = 0
+            k += 1
+    for i in range(s.drawn_n):
+        if drawn_hidden[i]:
+            s.drawn[i] = cards[k]
+            s.loc[cards[k]] = LOC_ASIDE
+            k += 1
+    for q in range(s.num_players):
+        for i in range(hand_hidden[q]):
+            s.loc[cards[k]] = LOC_HAND + q
+            s.known[cards[k]] = 0
+            k += 1
+    canonical_known(s, player)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
     for card in range(NUM_DISTRICTS):

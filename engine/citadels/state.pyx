@@ -2,7 +2,7 @@
 
 Python only validates and converts here; every rule runs in `core`.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from engine.citadels.api cimport ct_game_api
@@ -13,7 +13,8 @@ from engine.citadels.core cimport (
     ct_deal_characters, ct_draft_step, ct_init, ct_scores, ct_seen_slots,
 )
 from engine.cstate cimport CState, api_playout
-from engine.rng cimport rng_below, rng_seed
+from engine.deal cimport deal_cards
+from engine.rng cimport rng_seed
 
 from engine.citadels.actions import action_to_string, string_to_action
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, parse_character, parse_district
@@ -22,6 +23,7 @@ from engine.citadels.progress import check_progress, draft_decisions, max_game_l
 from engine.citadels.rules import RulesConfig
 from engine.cstate import TERMINAL, seed64
 from engine.errors import InvalidObservationError
+from engine.jsonview import first_difference
 
 #: More gold than any game reaches (the core stores gold in 16 bits).
 MAX_GOLD = 10_000
@@ -396,11 +398,7 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         raise InvalidObservationError(
             "deck_size", f"the hands, deck, cities and drawn cards hold {68 - len(free) + unknown}"
             " districts, not 68")
-    order = list(range(len(free)))
-    for i in range(len(order) - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        order[i], order[j] = order[j], order[i]
-    it = iter(free[k] for k in order)
+    it = iter(_dealt(free, rng))
     for q, view in enumerate(obs.players):
         for _ in range(view.hand_size - len(view.hand)):
             _hand(s, q, next(it), 1 << q)
@@ -430,6 +428,17 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         s.gy_card = destroyed
         s.loc[destroyed] = LOC_ASIDE
         s.known[destroyed] = everyone
+
+
+cdef list _dealt(list free, uint64_t* rng):
+    """The cards of `free` (ascending ids) in the order the core's deal gives them."""
+    cdef uint8_t hidden[NUM_DISTRICTS]
+    cdef uint8_t cards[NUM_DISTRICTS]
+    cdef int i, n = len(free)
+    for i in range(n):
+        hidden[i] = free[i]
+    deal_cards(hidden, n, cards, rng)
+    return [cards[i] for i in range(n)]
 
 
 cdef void _hand(CTState* s, int q, int card, int known):
@@ -620,22 +629,7 @@ cdef _place_resource_step(CTState* s, obs):
 
 def _first_difference(got, want):
     """(field path, message) of the first place where `got` differs from `want`."""
-    def walk(a, b, path):
-        if isinstance(a, dict) and isinstance(b, dict):
-            for key in a:
-                found = walk(a[key], b.get(key), f"{path}.{key}" if path else key)
-                if found:
-                    return found
-            return None
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            for i, (x, y) in enumerate(zip(a, b)):
-                found = walk(x, y, f"{path}[{i}]")
-                if found:
-                    return found
-            return None
-        return None if a == b else path
-
-    field = walk(got.to_json(), want.to_json(), "") or "observation"
+    field = first_difference(got.to_json(), want.to_json()) or "observation"
     return field, "is inconsistent with the rest: no game reaches it as written"
 
 

@@ -1,12 +1,17 @@
 # The Royal Cities core: one C struct holds a whole game, and these noexcept
 # nogil functions play it. search/ cimports them; the Python State wraps them.
+#
+# Naming (the same in every core): each C function this .pxd declares or defines
+# starts with the game's prefix (rc_ here, ct_ in Citadels); the helpers core.pyx
+# keeps to itself have no prefix and are static there (a cdef function that no
+# .pxd declares), most of them cdef inline. Constants are cdef enums, never DEF.
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 
 cdef enum:
     NUM_CARDS = 85
     NUM_KINDS = 49          # kind = colour * 7 + value; colour 6 is white
     NUM_CITIES = 6          # purple, yellow, pink, red, blue, green
-    WHITE = 6
+    NUM_COLOURS = 7         # the six Cities' colours and white
     MAX_PLAYERS = 4
     REGENT = 4              # owner index of the Regent's Cities (solo mode)
     NUM_OWNERS = 5
@@ -17,6 +22,26 @@ cdef enum:
     NO_CARD = 255
     ALL_PLAYERS = 0x0F
     MAX_LEGAL = 128
+
+# Card colours: a City's colour, or white (which no City has).
+cdef enum:
+    PURPLE = 0
+    YELLOW = 1
+    PINK = 2
+    RED = 3
+    BLUE = 4
+    GREEN = 5
+    WHITE = 6
+
+# A coloured card's effect is its value.
+cdef enum:
+    EFFECT_EMPTINESS = 0    # discard a Market card
+    EFFECT_VILLAGER = 1     # take back the top card of an own City
+    EFFECT_JESTER = 2       # draw a card
+    EFFECT_ASSASSIN = 3     # discard the top card of any City
+    EFFECT_MERCHANT = 4     # take a Market card
+    EFFECT_KNIGHT = 5       # move the top card of a City into an own City
+    EFFECT_ASTROLOGER = 6   # draw three, build up to two of them
 
 # An engine limit: a game still running after this many turns ends there. Play can
 # go on without end (Merchants taking Merchants back from a small Market); no real or
@@ -133,7 +158,7 @@ cdef struct RCState:
     uint8_t market[MARKET_MAX]
     uint8_t market_n
     uint8_t mkt_kind[NUM_KINDS]
-    uint8_t mkt_col[7]
+    uint8_t mkt_col[NUM_COLOURS]
     uint8_t drawn[DRAWN_MAX]
     uint8_t drawn_n
     uint8_t discard_n
@@ -146,33 +171,33 @@ cdef struct RCState:
 
 # Card ids: colour c (0-5) owns ids 13c .. 13c+12 (values 0, 1, 1, 2, 2, .. 6, 6);
 # the white cards are ids 78 + value.
-cdef inline int card_colour(int card) noexcept nogil:
+cdef inline int rc_card_colour(int card) noexcept nogil:
     return card // 13 if card < 78 else WHITE
 
 
-cdef inline int card_value(int card) noexcept nogil:
+cdef inline int rc_card_value(int card) noexcept nogil:
     return ((card % 13) + 1) // 2 if card < 78 else card - 78
 
 
-cdef inline int card_kind(int card) noexcept nogil:
-    return card_colour(card) * 7 + card_value(card)
+cdef inline int rc_card_kind(int card) noexcept nogil:
+    return rc_card_colour(card) * 7 + rc_card_value(card)
 
 
-cdef inline int kind_first_id(int kind) noexcept nogil:
+cdef inline int rc_kind_first_id(int kind) noexcept nogil:
     cdef int colour = kind // 7, value = kind % 7
     if colour == WHITE:
         return 78 + value
     return colour * 13 if value == 0 else colour * 13 + 2 * value - 1
 
 
-cdef inline int kind_copies(int kind) noexcept nogil:
+cdef inline int rc_kind_copies(int kind) noexcept nogil:
     return 1 if (kind // 7 == WHITE or kind % 7 == 0) else 2
 
 
-cdef void market_add(RCState* s, int card) noexcept nogil
-cdef void hand_add(RCState* s, int player, int card, int known) noexcept nogil
-cdef bint can_select(const RCState* s, int player, int kind, int colour) noexcept nogil
-cdef void select_card(RCState* s, int player, int card, int colour) noexcept nogil
+cdef void rc_market_add(RCState* s, int card) noexcept nogil
+cdef void rc_hand_add(RCState* s, int player, int card, int known) noexcept nogil
+cdef bint rc_can_select(const RCState* s, int player, int kind, int colour) noexcept nogil
+cdef void rc_select_card(RCState* s, int player, int card, int colour) noexcept nogil
 cdef void rc_init(RCState* s, int num_players, uint64_t seed, const RCRules* rules) noexcept nogil
 cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil
 cdef void rc_apply(RCState* s, int action) noexcept nogil

@@ -4,7 +4,7 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
-from engine.deal cimport deal_again
+from engine.deal cimport deal_cards
 from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
 #: The owner index of the Regent's Cities, for the Python side.
@@ -46,13 +46,13 @@ cdef inline int city_top_value(const RCState* s, int owner, int colour) noexcept
     cdef int n = s.city_n[owner][colour]
     if n == 0:
         return -1
-    return card_value(s.city[owner][colour][n - 1])
+    return rc_card_value(s.city[owner][colour][n - 1])
 
 
 cdef inline bint city_has_coloured(const RCState* s, int owner, int colour) noexcept nogil:
     cdef int i
     for i in range(s.city_n[owner][colour]):
-        if card_colour(s.city[owner][colour][i]) != WHITE:
+        if rc_card_colour(s.city[owner][colour][i]) != WHITE:
             return True
     return False
 
@@ -60,7 +60,7 @@ cdef inline bint city_has_coloured(const RCState* s, int owner, int colour) noex
 cdef void city_push(RCState* s, int owner, int colour, int card) noexcept nogil:
     s.city[owner][colour][s.city_n[owner][colour]] = card
     s.city_n[owner][colour] += 1
-    s.city_vals[owner][colour] |= 1 << card_value(card)
+    s.city_vals[owner][colour] |= 1 << rc_card_value(card)
     s.loc[card] = LOC_CITY + owner * 6 + colour
     s.known[card] = ALL_PLAYERS
 
@@ -68,7 +68,7 @@ cdef void city_push(RCState* s, int owner, int colour, int card) noexcept nogil:
 cdef int city_pop(RCState* s, int owner, int colour) noexcept nogil:
     s.city_n[owner][colour] -= 1
     cdef int card = s.city[owner][colour][s.city_n[owner][colour]]
-    s.city_vals[owner][colour] &= ~(1 << card_value(card))
+    s.city_vals[owner][colour] &= ~(1 << rc_card_value(card))
     return card
 
 
@@ -81,13 +81,13 @@ cdef void discard(RCState* s, int card) noexcept nogil:
 cdef void regent_place(RCState* s, int colour, int card) noexcept nogil:
     """The Regent's City takes the card at its place in ascending order, or
     discards it when it already holds that value."""
-    cdef int value = card_value(card), i, n
+    cdef int value = rc_card_value(card), i, n
     if s.city_vals[REGENT][colour] & (1 << value):
         discard(s, card)
         return
     n = s.city_n[REGENT][colour]
     i = n
-    while i > 0 and card_value(s.city[REGENT][colour][i - 1]) > value:
+    while i > 0 and rc_card_value(s.city[REGENT][colour][i - 1]) > value:
         s.city[REGENT][colour][i] = s.city[REGENT][colour][i - 1]
         i -= 1
     s.city[REGENT][colour][i] = card
@@ -104,12 +104,12 @@ cdef inline bint regent_can_take(const RCState* s, int kind, int colour) noexcep
     return not (s.city_vals[REGENT][colour] & (1 << (kind % 7)))
 
 
-cdef void hand_add(RCState* s, int player, int card, int known) noexcept nogil:
+cdef void rc_hand_add(RCState* s, int player, int card, int known) noexcept nogil:
     s.loc[card] = LOC_HAND + player
     s.known[card] = known | (1 << player)
     s.sel_city[card] = -1
     s.hand_n[player] += 1
-    s.hand_kind[player][card_kind(card)] += 1
+    s.hand_kind[player][rc_card_kind(card)] += 1
 
 
 cdef void hand_remove(RCState* s, int player, int card) noexcept nogil:
@@ -119,24 +119,24 @@ cdef void hand_remove(RCState* s, int player, int card) noexcept nogil:
     if twin != NO_CARD and s.loc[twin] == LOC_HAND + player:
         s.known[twin] &= s.known[card]
     s.hand_n[player] -= 1
-    s.hand_kind[player][card_kind(card)] -= 1
+    s.hand_kind[player][rc_card_kind(card)] -= 1
     s.sel_city[card] = -1
 
 
 cdef int hand_find(const RCState* s, int player, int kind, bint unselected) noexcept nogil:
     """A copy of `kind` in the player's hand (the lowest id), or NO_CARD."""
-    cdef int card = kind_first_id(kind), i
-    for i in range(kind_copies(kind)):
+    cdef int card = rc_kind_first_id(kind), i
+    for i in range(rc_kind_copies(kind)):
         if s.loc[card + i] == LOC_HAND + player and (not unselected or s.sel_city[card + i] < 0):
             return card + i
     return NO_CARD
 
 
-cdef void market_add(RCState* s, int card) noexcept nogil:
+cdef void rc_market_add(RCState* s, int card) noexcept nogil:
     s.market[s.market_n] = card
     s.market_n += 1
-    s.mkt_kind[card_kind(card)] += 1
-    s.mkt_col[card_colour(card)] += 1
+    s.mkt_kind[rc_card_kind(card)] += 1
+    s.mkt_col[rc_card_colour(card)] += 1
     s.loc[card] = LOC_MARKET
     s.known[card] = ALL_PLAYERS
 
@@ -145,15 +145,15 @@ cdef int market_remove_at(RCState* s, int i) noexcept nogil:
     cdef int card = s.market[i]
     s.market_n -= 1
     s.market[i] = s.market[s.market_n]
-    s.mkt_kind[card_kind(card)] -= 1
-    s.mkt_col[card_colour(card)] -= 1
+    s.mkt_kind[rc_card_kind(card)] -= 1
+    s.mkt_col[rc_card_colour(card)] -= 1
     return card
 
 
 cdef int market_take(RCState* s, int kind) noexcept nogil:
     cdef int i
     for i in range(s.market_n):
-        if card_kind(s.market[i]) == kind:
+        if rc_card_kind(s.market[i]) == kind:
             return market_remove_at(s, i)
     return NO_CARD
 
@@ -204,7 +204,7 @@ cdef void draw_to_hand(RCState* s, int player, int count) noexcept nogil:
         card = draw(s)
         if card == NO_CARD:
             return
-        hand_add(s, player, card, 0)
+        rc_hand_add(s, player, card, 0)
 
 
 cdef int draw_pending(RCState* s, int count) noexcept nogil:
@@ -229,7 +229,7 @@ cdef bint colour_still_drawable(const RCState* s, int colour_mask) noexcept nogi
     for card in range(NUM_CARDS):
         l = s.loc[card]
         if (l == LOC_PILE or l == LOC_RESERVE or l == LOC_DISCARD) and \
-                not (colour_mask & (1 << card_colour(card))):
+                not (colour_mask & (1 << rc_card_colour(card))):
             return True
     return False
 
@@ -237,21 +237,21 @@ cdef bint colour_still_drawable(const RCState* s, int colour_mask) noexcept nogi
 cdef void refill_market(RCState* s) noexcept nogil:
     """Draw until four face-up cards; a card of a colour already face up is
     discarded and replaced."""
-    cdef int card, mask
+    cdef int card, mask, c
     while s.market_n < 4:
         mask = 0
-        for card in range(7):
-            if s.mkt_col[card]:
-                mask |= 1 << card
+        for c in range(NUM_COLOURS):
+            if s.mkt_col[c]:
+                mask |= 1 << c
         if not colour_still_drawable(s, mask):
             return
         card = draw(s)
         if card == NO_CARD:
             return
-        if s.mkt_col[card_colour(card)]:
+        if s.mkt_col[rc_card_colour(card)]:
             discard(s, card)
         else:
-            market_add(s, card)
+            rc_market_add(s, card)
 
 
 # --------------------------------------------------------------------------
@@ -265,7 +265,7 @@ cdef void selection_clear(RCState* s, int player) noexcept nogil:
     memset(s.con_colored[player], 0, NUM_CITIES)
 
 
-cdef bint can_select(const RCState* s, int player, int kind, int colour) noexcept nogil:
+cdef bint rc_can_select(const RCState* s, int player, int kind, int colour) noexcept nogil:
     """Whether `kind` may join the player's current selection for City `colour`:
     the selection is checked as a whole, cards going on in ascending order."""
     cdef int c = kind // 7, value = kind % 7
@@ -284,8 +284,8 @@ cdef bint can_select(const RCState* s, int player, int kind, int colour) noexcep
     return True
 
 
-cdef void select_card(RCState* s, int player, int card, int colour) noexcept nogil:
-    cdef int kind = card_kind(card), value = kind % 7
+cdef void rc_select_card(RCState* s, int player, int card, int colour) noexcept nogil:
+    cdef int kind = rc_card_kind(card), value = kind % 7
     s.sel_city[card] = colour
     s.con_last[player] = kind * 6 + colour
     s.con_n[player] += 1
@@ -307,12 +307,12 @@ cdef int build_options(const RCState* s, int player, const uint8_t* pool, int po
         else:
             for i in range(pool_n):
                 card = pool[i]
-                if card_kind(card) == kind and s.sel_city[card] < 0:
+                if rc_card_kind(card) == kind and s.sel_city[card] < 0:
                     have = True
         if not have:
             continue
         for colour in range(NUM_CITIES):
-            if can_select(s, player, kind, colour):
+            if rc_can_select(s, player, kind, colour):
                 out[n] = A_BUILD + kind * 6 + colour
                 n += 1
     return n
@@ -329,15 +329,15 @@ cdef void build_selection(RCState* s, int player, const uint8_t* pool, int pool_
             if pool == NULL:
                 for j in range(2):
                     kind = colour * 7 + value if j == 0 else WHITE * 7 + value
-                    for i in range(kind_copies(kind)):
-                        if s.loc[kind_first_id(kind) + i] == LOC_HAND + player and \
-                                s.sel_city[kind_first_id(kind) + i] == colour:
-                            card = kind_first_id(kind) + i
+                    for i in range(rc_kind_copies(kind)):
+                        if s.loc[rc_kind_first_id(kind) + i] == LOC_HAND + player and \
+                                s.sel_city[rc_kind_first_id(kind) + i] == colour:
+                            card = rc_kind_first_id(kind) + i
                 if card != NO_CARD:
                     hand_remove(s, player, card)
             else:
                 for i in range(pool_n):
-                    if s.sel_city[pool[i]] == colour and card_value(pool[i]) == value:
+                    if s.sel_city[pool[i]] == colour and rc_card_value(pool[i]) == value:
                         card = pool[i]
             if card != NO_CARD:
                 s.sel_city[card] = -1
@@ -380,9 +380,9 @@ cdef bint knight_source_ok(const RCState* s, int owner, int colour) noexcept nog
     if n == 0:
         return False
     card = s.city[owner][colour][n - 1]
-    value = card_value(card)
-    if card_colour(card) != WHITE:
-        d = card_colour(card)
+    value = rc_card_value(card)
+    if rc_card_colour(card) != WHITE:
+        d = rc_card_colour(card)
         return not (owner == s.cur and d == colour) and value > city_top_value(s, s.cur, d)
     for d in range(NUM_CITIES):
         if not (owner == s.cur and d == colour) and value > city_top_value(s, s.cur, d):
@@ -392,9 +392,9 @@ cdef bint knight_source_ok(const RCState* s, int owner, int colour) noexcept nog
 
 cdef bint effect_has_target(const RCState* s, int effect) noexcept nogil:
     cdef int owner, colour
-    if effect == 0 or effect == 4:
+    if effect == EFFECT_EMPTINESS or effect == EFFECT_MERCHANT:
         return s.market_n > 0
-    if effect == 1:
+    if effect == EFFECT_VILLAGER:
         for colour in range(NUM_CITIES):
             if s.city_n[s.cur][colour]:
                 return True
@@ -403,9 +403,9 @@ cdef bint effect_has_target(const RCState* s, int effect) noexcept nogil:
         if owner >= s.num_players and not (owner == REGENT and is_solo(s)):
             continue
         for colour in range(NUM_CITIES):
-            if effect == 3 and s.city_n[owner][colour]:
+            if effect == EFFECT_ASSASSIN and s.city_n[owner][colour]:
                 return True
-            if effect == 5 and knight_source_ok(s, owner, colour):
+            if effect == EFFECT_KNIGHT and knight_source_ok(s, owner, colour):
                 return True
     return False
 
@@ -421,12 +421,12 @@ cdef void start_effect(RCState* s, int effect, int source) noexcept nogil:
     cdef int card
     s.effect = effect
     s.effect_src = source
-    if effect == 2:
+    if effect == EFFECT_JESTER:
         card = draw(s)
         if card != NO_CARD:
-            hand_add(s, s.cur, card, 0)
+            rc_hand_add(s, s.cur, card, 0)
         effect_done(s)
-    elif effect == 6:
+    elif effect == EFFECT_ASTROLOGER:
         if draw_pending(s, 3) == 0:
             effect_done(s)
             return
@@ -453,32 +453,32 @@ cdef enum:
 
 cdef void add_card(RCState* s, int card) noexcept nogil:
     """Step C with the card chosen: rows, the VP for a row, Revolts."""
-    cdef int row = min(2 + s.market_n // 4, LAST_ROW), colour = card_colour(card), c, i, low, other
+    cdef int row = min(2 + s.market_n // 4, LAST_ROW), colour = rc_card_colour(card), c, i, low, other
     cdef bint bought = (s.purchased >> s.cur) & 1
     if row == 2:
-        market_add(s, card)
+        rc_market_add(s, card)
         end_turn(s)
         return
     if s.mkt_col[colour] <= 1:
         if not bought:
-            for c in range(7):
+            for c in range(NUM_COLOURS):
                 if c != colour and s.mkt_col[c] >= 2:
                     s.vp[s.cur] += row - 2
                     break
-        market_add(s, card)
+        rc_market_add(s, card)
         end_turn(s)
         return
     # A Revolt: every card of that colour leaves the Market.
     low = 99
     i = s.market_n - 1
     while i >= 0:
-        if card_colour(s.market[i]) == colour:
+        if rc_card_colour(s.market[i]) == colour:
             other = market_remove_at(s, i)
-            if card_value(other) < low:
-                low = card_value(other)
+            if rc_card_value(other) < low:
+                low = rc_card_value(other)
             discard(s, other)
         i -= 1
-    market_add(s, card)
+    rc_market_add(s, card)
     if not bought:
         for other in range(s.num_players):
             if other != s.cur:
@@ -544,34 +544,34 @@ cdef int bonus_spaces(const RCState* s, int low, int high) noexcept nogil:
 
 cdef int colour_points(const RCState* s, int owner, int colour, int infl) noexcept nogil:
     cdef int c, n, total = 0, best = 0, count = 0, i, card, top
-    if colour == 0:
-        n = s.city_n[owner][0]
+    if colour == PURPLE:
+        n = s.city_n[owner][PURPLE]
         top = -1
         for i in range(n):
-            card = s.city[owner][0][i]
-            if card_colour(card) == 0:
-                if (BOTTOM_CROWNS >> card_value(card)) & 1:
+            card = s.city[owner][PURPLE][i]
+            if rc_card_colour(card) == PURPLE:
+                if (BOTTOM_CROWNS >> rc_card_value(card)) & 1:
                     count += 1
                 top = card
             elif not s.rules.crown_through_white:
                 top = -1
-        if top >= 0 and (TOP_CROWNS >> card_value(top)) & 1:
+        if top >= 0 and (TOP_CROWNS >> rc_card_value(top)) & 1:
             count += 1
         return count
-    if colour == 2:
+    if colour == PINK:
         return max(1, infl // 3)
     for c in range(NUM_CITIES):
         n = s.city_n[owner][c]
         total += n
         if n > best:
             best = n
-        if colour == 3 and n >= 2:
+        if colour == RED and n >= 2:
             count += 1
-        if colour == 4 and (s.city_vals[owner][c] & 0x06):
+        if colour == BLUE and (s.city_vals[owner][c] & 0x06):
             count += 1
-    if colour == 1:
+    if colour == YELLOW:
         return best
-    if colour == 5:
+    if colour == GREEN:
         return max(1, total // 3)
     return max(1, count)
 
@@ -640,11 +640,11 @@ cdef bint regent_draws_done(RCState* s) noexcept nogil:
         card = draw(s)
         if card == NO_CARD:
             continue
-        if card_colour(card) != WHITE:
-            regent_place(s, card_colour(card), card)
+        if rc_card_colour(card) != WHITE:
+            regent_place(s, rc_card_colour(card), card)
             continue
         for c in range(NUM_CITIES):
-            if regent_can_take(s, card_kind(card), c):
+            if regent_can_take(s, rc_card_kind(card), c):
                 s.drawn[0] = card
                 s.drawn_n = 1
                 s.loc[card] = LOC_DRAWN
@@ -746,7 +746,7 @@ cdef void reveal_passes(RCState* s) noexcept nogil:
         for i in range(2):
             card = s.pass_sel[p][i]
             to = (p + 1) % n if (n == 2 or i == 0) else (p + n - 1) % n
-            hand_add(s, to, card, 1 << p)
+            rc_hand_add(s, to, card, 1 << p)
         s.pass_n[p] = 0
     s.committed = 0
     s.cur = 0
@@ -759,8 +759,8 @@ cdef void reveal_first_builds(RCState* s) noexcept nogil:
         card = s.fb_sel[p]
         if card != NO_CARD:
             hand_remove(s, p, card)
-            city_push(s, p, card_colour(card), card)
-            key = (card_value(card) * 8 + card_colour(card)) * 8 + s.age_rank[p]
+            city_push(s, p, rc_card_colour(card), card)
+            key = (rc_card_value(card) * 8 + rc_card_colour(card)) * 8 + s.age_rank[p]
         else:
             key = (99 * 8) * 8 + s.age_rank[p]
         if key < best:
@@ -868,26 +868,26 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
                 out[n] = A_BUY + kind
                 n += 1
     elif ph == PH_EFFECT:
-        if s.effect == 0 or s.effect == 4:
+        if s.effect == EFFECT_EMPTINESS or s.effect == EFFECT_MERCHANT:
             for kind in range(NUM_KINDS):
                 if s.mkt_kind[kind]:
-                    out[n] = (A_MARKET_DISCARD if s.effect == 0 else A_MARKET_TAKE) + kind
+                    out[n] = (A_MARKET_DISCARD if s.effect == EFFECT_EMPTINESS else A_MARKET_TAKE) + kind
                     n += 1
-        elif s.effect == 1:
+        elif s.effect == EFFECT_VILLAGER:
             for colour in range(NUM_CITIES):
                 if s.city_n[p][colour]:
                     out[n] = A_OWN_CITY + colour
                     n += 1
-        elif s.effect == 3 or s.effect == 5:
+        elif s.effect == EFFECT_ASSASSIN or s.effect == EFFECT_KNIGHT:
             for owner in range(NUM_OWNERS):
                 if owner >= s.num_players and not (owner == REGENT and is_solo(s)):
                     continue
                 for colour in range(NUM_CITIES):
-                    if (s.effect == 3 and s.city_n[owner][colour]) or \
-                            (s.effect == 5 and knight_source_ok(s, owner, colour)):
+                    if (s.effect == EFFECT_ASSASSIN and s.city_n[owner][colour]) or \
+                            (s.effect == EFFECT_KNIGHT and knight_source_ok(s, owner, colour)):
                         out[n] = A_TARGET + owner * 6 + colour
                         n += 1
-        elif s.effect == 6:
+        elif s.effect == EFFECT_ASTROLOGER:
             out[n] = A_STOP
             n += 1
             if s.con_n[p] < 2:
@@ -895,7 +895,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     elif ph == PH_KNIGHT_DEST:
         owner = s.knight_from // 6
         card = s.city[owner][s.knight_from % 6][s.city_n[owner][s.knight_from % 6] - 1]
-        value = card_value(card)
+        value = rc_card_value(card)
         for colour in range(NUM_CITIES):
             if not (owner == p and colour == s.knight_from % 6) and \
                     value > city_top_value(s, p, colour):
@@ -909,11 +909,11 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
         for kind in range(NUM_KINDS):
             count = s.hand_kind[p][kind]
             for i in range(s.pass_n[p]):
-                if card_kind(s.pass_sel[p][i]) == kind:
+                if rc_card_kind(s.pass_sel[p][i]) == kind:
                     count -= 1
             if count <= 0:
                 continue
-            if s.num_players == 2 and s.pass_n[p] == 1 and kind < card_kind(s.pass_sel[p][0]):
+            if s.num_players == 2 and s.pass_n[p] == 1 and kind < rc_card_kind(s.pass_sel[p][0]):
                 continue
             if s.num_players == 2 and s.pass_n[p] == 0:
                 # The two cards are an unordered pair, chosen low kind first.
@@ -942,9 +942,9 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     elif ph == PH_HERO_KEEP or ph == PH_SOLO_ADD or ph == PH_REGENT_WHITE:
         for kind in range(NUM_KINDS):
             for i in range(s.drawn_n):
-                if card_kind(s.drawn[i]) != kind:
+                if rc_card_kind(s.drawn[i]) != kind:
                     continue
-                if i == 1 and card_kind(s.drawn[0]) == kind:
+                if i == 1 and rc_card_kind(s.drawn[0]) == kind:
                     continue
                 if ph == PH_HERO_KEEP:
                     out[n] = A_KEEP + kind
@@ -957,8 +957,8 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
         if n == 0 and ph == PH_SOLO_ADD:
             for kind in range(NUM_KINDS):
                 for i in range(s.drawn_n):
-                    if card_kind(s.drawn[i]) == kind and \
-                            not (i == 1 and card_kind(s.drawn[0]) == kind):
+                    if rc_card_kind(s.drawn[i]) == kind and \
+                            not (i == 1 and rc_card_kind(s.drawn[0]) == kind):
                         out[n] = A_KEEP + kind
                         n += 1
     elif ph == PH_TAX:
@@ -985,7 +985,7 @@ cdef int drawn_take(RCState* s, int kind) noexcept nogil:
     cdef int i, card
     for i in range(s.drawn_n):
         card = s.drawn[i]
-        if card_kind(card) == kind:
+        if rc_card_kind(card) == kind:
             s.drawn_n -= 1
             s.drawn[i] = s.drawn[s.drawn_n]
             return card
@@ -1000,12 +1000,12 @@ cdef void rc_apply(RCState* s, int a) noexcept nogil:
             hand_remove(s, p, card)
             discard(s, card)
             s.turn_played = 1
-            start_effect(s, card_value(card), SRC_PLAY)
+            start_effect(s, rc_card_value(card), SRC_PLAY)
         elif a < A_PURCHASE:
             card = city_pop(s, p, a - A_PLAY_CITY)
             discard(s, card)
             s.turn_played = 1
-            start_effect(s, card_value(card), SRC_PLAY)
+            start_effect(s, rc_card_value(card), SRC_PLAY)
         elif a == A_PURCHASE:
             start_purchase(s)
         else:
@@ -1021,37 +1021,37 @@ cdef void rc_apply(RCState* s, int a) noexcept nogil:
         else:
             kind = a - A_BUY
             card = market_take(s, kind)
-            hand_add(s, p, card, ALL_PLAYERS)
+            rc_hand_add(s, p, card, ALL_PLAYERS)
             s.power -= kind % 7
             s.min_kind = kind
             s.taken += 1
     elif ph == PH_EFFECT:
-        if s.effect == 0:
+        if s.effect == EFFECT_EMPTINESS:
             discard(s, market_take(s, a - A_MARKET_DISCARD))
-        elif s.effect == 4:
-            hand_add(s, p, market_take(s, a - A_MARKET_TAKE), ALL_PLAYERS)
-        elif s.effect == 1:
-            hand_add(s, p, city_pop(s, p, a - A_OWN_CITY), ALL_PLAYERS)
-        elif s.effect == 3:
+        elif s.effect == EFFECT_MERCHANT:
+            rc_hand_add(s, p, market_take(s, a - A_MARKET_TAKE), ALL_PLAYERS)
+        elif s.effect == EFFECT_VILLAGER:
+            rc_hand_add(s, p, city_pop(s, p, a - A_OWN_CITY), ALL_PLAYERS)
+        elif s.effect == EFFECT_ASSASSIN:
             discard(s, city_pop(s, (a - A_TARGET) // 6, (a - A_TARGET) % 6))
-        elif s.effect == 5:
+        elif s.effect == EFFECT_KNIGHT:
             owner = (a - A_TARGET) // 6
             colour = (a - A_TARGET) % 6
             card = s.city[owner][colour][s.city_n[owner][colour] - 1]
-            if card_colour(card) == WHITE:
+            if rc_card_colour(card) == WHITE:
                 s.knight_from = a - A_TARGET
                 s.phase = PH_KNIGHT_DEST
                 return
             city_pop(s, owner, colour)
-            city_push(s, p, card_colour(card), card)
-        elif s.effect == 6:
+            city_push(s, p, rc_card_colour(card), card)
+        elif s.effect == EFFECT_ASTROLOGER:
             if a != A_STOP:
                 kind = (a - A_BUILD) // 6
                 for other in range(s.drawn_n):
                     card = s.drawn[other]
-                    if card_kind(card) == kind and s.sel_city[card] < 0:
+                    if rc_card_kind(card) == kind and s.sel_city[card] < 0:
                         break
-                select_card(s, p, card, (a - A_BUILD) % 6)
+                rc_select_card(s, p, card, (a - A_BUILD) % 6)
                 s.known[card] = ALL_PLAYERS
                 return
             build_selection(s, p, s.drawn, s.drawn_n)
@@ -1074,10 +1074,10 @@ cdef void rc_apply(RCState* s, int a) noexcept nogil:
                 s.cur = p + 1
         else:
             kind = (a - A_BUILD) // 6
-            select_card(s, p, hand_find(s, p, kind, True), (a - A_BUILD) % 6)
+            rc_select_card(s, p, hand_find(s, p, kind, True), (a - A_BUILD) % 6)
     elif ph == PH_PASS:
         kind = a - A_PASS
-        card = kind_first_id(kind)
+        card = rc_kind_first_id(kind)
         if s.pass_n[p] == 1 and s.pass_sel[p][0] == card or s.loc[card] != LOC_HAND + p:
             card += 1
         s.pass_sel[p][s.pass_n[p]] = card
@@ -1099,7 +1099,7 @@ cdef void rc_apply(RCState* s, int a) noexcept nogil:
         if a != A_STOP:
             card = hand_find(s, 0, (a - A_BUILD) // 6, False)
             hand_remove(s, 0, card)
-            city_push(s, 0, card_colour(card), card)
+            city_push(s, 0, rc_card_colour(card), card)
         if solo_regent_option(s):
             s.phase = PH_SOLO_REGENT
         else:
@@ -1230,7 +1230,7 @@ cdef int rc_city_top_value(const RCState* s, int owner, int colour) noexcept nog
 cdef int rc_influence(const RCState* s, int owner, int colour) noexcept nogil:
     cdef int i, total = 0
     for i in range(s.city_n[owner][colour]):
-        total += card_value(s.city[owner][colour][i])
+        total += rc_card_value(s.city[owner][colour][i])
     return total
 
 
@@ -1265,7 +1265,7 @@ cdef void reroll_selection(RCState* s, int q, uint64_t* rng) noexcept nogil:
     elif ph == PH_FIRST_BUILD:
         m = 0
         for card in range(NUM_CARDS):
-            if s.loc[card] == LOC_HAND + q and card_colour(card) != WHITE:
+            if s.loc[card] == LOC_HAND + q and rc_card_colour(card) != WHITE:
                 ids[m] = card
                 m += 1
         s.fb_sel[q] = NO_CARD if m == 0 else ids[rng_below(rng, m)]
@@ -1276,7 +1276,7 @@ cdef void reroll_selection(RCState* s, int q, uint64_t* rng) noexcept nogil:
             k = buf[rng_below(rng, n)]
             if k == A_STOP:
                 break
-            select_card(s, q, hand_find(s, q, (k - A_BUILD) // 6, True), (k - A_BUILD) % 6)
+            rc_select_card(s, q, hand_find(s, q, (k - A_BUILD) // 6, True), (k - A_BUILD) % 6)
         s.cur = cur
 
 
@@ -1306,38 +1306,77 @@ cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogi
             clear_secret(s, q)
 
 
+cdef void canonical_known(RCState* s, int player) noexcept nogil:
+    """Who knows each card, as far as `player` can tell: the others' knowledge that
+    player cannot see (cards passed between two others, a card bought in public and
+    still in a hand) is reset to what player's view implies, as a rebuilt game has it."""
+    cdef int card, l, q
+    for card in range(NUM_CARDS):
+        l = s.loc[card]
+        if l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS:
+            q = l - LOC_HAND
+            if q != player:
+                s.known[card] = (1 << q) | (s.known[card] & (1 << player))
+        elif l == LOC_DRAWN:
+            if (s.known[card] >> player) & 1:
+                s.known[card] = (1 << player) if s.cur == player else ALL_PLAYERS
+            else:
+                s.known[card] = 1 << s.cur
+        elif l == LOC_PILE or l == LOC_RESERVE:
+            s.known[card] = 0
+
+
 cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every card `player` does not know among the places it cannot
     see, keeping every count, every public card and all it knows; reseed the
-    game's chance; redraw the secret choices it has not seen."""
+    game's chance; redraw the secret choices it has not seen. The result depends
+    only on what `player` knows and on `rng`: the hidden cards go to the hidden
+    places in a canonical order (pile, Reserve, drawn cards, then hands), and
+    what the others know beyond player's view is made canonical first."""
     cdef uint8_t hidden[NUM_CARDS]
-    cdef uint8_t perm[NUM_CARDS]
-    cdef int n = 0, i, card, p, k
+    cdef uint8_t cards[NUM_CARDS]
+    cdef bint drawn_hidden[DRAWN_MAX]
+    cdef int hand_hidden[MAX_PLAYERS]
+    cdef int n = 0, k = 0, i, card, q, l
+    memset(hand_hidden, 0, sizeof(hand_hidden))
     for card in range(NUM_CARDS):
         if hidden_from(s, card, player):
             hidden[n] = card
             n += 1
-    deal_again(s.loc, s.known, hidden, n, perm, NUM_CARDS, rng)
-    for i in range(n):
-        s.sel_city[hidden[i]] = -1
-    for i in range(s.pile_n):
-        s.pile[i] = perm[s.pile[i]]
-    for i in range(s.reserve_n):
-        s.reserve[i] = perm[s.reserve[i]]
+            s.sel_city[card] = -1
+            l = s.loc[card]
+            if l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS:
+                hand_hidden[l - LOC_HAND] += 1
     for i in range(s.drawn_n):
-        s.drawn[i] = perm[s.drawn[i]]
+        drawn_hidden[i] = hidden_from(s, s.drawn[i], player)
+    deal_cards(hidden, n, cards, rng)
+    for i in range(s.pile_n):
+        s.pile[i] = cards[k]
+        s.loc[cards[k]] = LOC_PILE
+        k += 1
+    for i in range(s.reserve_n):
+        s.reserve[i] = cards[k]
+        s.loc[cards[k]] = LOC_RESERVE
+        k += 1
+    for i in range(s.drawn_n):
+        if drawn_hidden[i]:
+            s.drawn[i] = cards[k]
+            s.loc[cards[k]] = LOC_DRAWN
+            s.known[cards[k]] = 0
+            k += 1
+    for q in range(s.num_players):
+        for i in range(hand_hidden[q]):
+            s.loc[cards[k]] = LOC_HAND + q
+            s.known[cards[k]] = 0
+            k += 1
+    canonical_known(s, player)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
     for card in range(NUM_CARDS):
-        k = s.loc[card] - LOC_HAND
-        if k >= 0 and k < MAX_PLAYERS:
-            s.hand_n[k] += 1
-            s.hand_kind[k][card_kind(card)] += 1
-    for p in range(s.num_players):
-        for i in range(s.pass_n[p]):
-            s.pass_sel[p][i] = perm[s.pass_sel[p][i]]
-        if s.fb_sel[p] != NO_CARD:
-            s.fb_sel[p] = perm[s.fb_sel[p]]
+        q = s.loc[card] - LOC_HAND
+        if q >= 0 and q < MAX_PLAYERS:
+            s.hand_n[q] += 1
+            s.hand_kind[q][rc_card_kind(card)] += 1
     rng_reseed(s.rng, rng)
     rc_reroll_secrets(s, player, rng)
 
@@ -1374,9 +1413,9 @@ cdef int rc_check(const RCState* s) noexcept nogil:
                 seen[card] += 1
                 if s.loc[card] != LOC_CITY + o * 6 + c:
                     return 5
-                if i > 0 and card_value(card) <= card_value(s.city[o][c][i - 1]):
+                if i > 0 and rc_card_value(card) <= rc_card_value(s.city[o][c][i - 1]):
                     return 6
-                if card_colour(card) != WHITE and card_colour(card) != c:
+                if rc_card_colour(card) != WHITE and rc_card_colour(card) != c:
                     return 7
     for card in range(NUM_CARDS):
         l = s.loc[card]
@@ -1398,8 +1437,8 @@ cdef int rc_check(const RCState* s) noexcept nogil:
             return 11
         for i in range(NUM_KINDS):
             count = 0
-            for c in range(kind_copies(i)):
-                if s.loc[kind_first_id(i) + c] == LOC_HAND + p:
+            for c in range(rc_kind_copies(i)):
+                if s.loc[rc_kind_first_id(i) + c] == LOC_HAND + p:
                     count += 1
             if count != s.hand_kind[p][i]:
                 return 12

@@ -7,11 +7,12 @@ from libc.stdint cimport int16_t, uint64_t
 from engine.rng cimport rng_below
 from engine.royal_cities.core cimport (
     A_ADD, A_ADD_HERO, A_BUILD, A_BUY, A_KEEP, A_MARKET_DISCARD, A_MARKET_TAKE, A_OWN_CITY,
-    A_PASS, A_PLAY_HAND, A_PURCHASE, A_REGENT, A_STOP, A_TARGET, MAX_LEGAL,
-    NUM_CITIES, NUM_KINDS, PH_CONSTRUCT, PH_EFFECT, PH_FIRST_BUILD, PH_HERO_KEEP,
-    PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_ADD, PH_SOLO_OWN, PH_SOLO_REGENT, PH_TURN,
-    REGENT, WHITE, RCState, card_colour, card_kind, card_value, rc_city_top_value, rc_influence,
-    rc_legal_actions,
+    A_PASS, A_PLAY_HAND, A_PURCHASE, A_REGENT, A_STOP, A_TARGET, EFFECT_ASSASSIN,
+    EFFECT_ASTROLOGER, EFFECT_EMPTINESS, EFFECT_JESTER, EFFECT_KNIGHT, EFFECT_MERCHANT,
+    EFFECT_VILLAGER, MAX_LEGAL, NUM_CITIES, NUM_KINDS, PH_CONSTRUCT, PH_EFFECT, PH_FIRST_BUILD,
+    PH_HERO_KEEP, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_ADD, PH_SOLO_OWN, PH_SOLO_REGENT,
+    PH_TURN, REGENT, WHITE, RCState, rc_card_colour, rc_card_kind, rc_card_value,
+    rc_city_top_value, rc_influence, rc_legal_actions,
 )
 
 
@@ -58,7 +59,7 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
     if n == 0:
         return -100.0
     card = s.city[owner][colour][n - 1]
-    value = card_value(card)
+    value = rc_card_value(card)
     if owner == me:
         return -value - 1.0
     mine = rc_influence(s, me, colour)
@@ -67,7 +68,7 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
     if theirs >= mine and theirs - value <= mine:
         score += 4.0
     if knight:
-        dest = card_colour(card)
+        dest = rc_card_colour(card)
         if dest != WHITE:
             score += 3.0 * majority_gain(s, me, dest, value)
         else:
@@ -160,12 +161,12 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
             elif a < A_PLAY_HAND + NUM_KINDS:
                 kind = a - A_PLAY_HAND
                 score = -1.0
-                if kind % 7 == 3 or kind % 7 == 5:
+                if kind % 7 == EFFECT_ASSASSIN or kind % 7 == EFFECT_KNIGHT:
                     if strikes < 0:
                         strikes = strike_worthwhile(s, me, False) | strike_worthwhile(s, me, True) << 1
-                    if (strikes >> (kind % 7 == 5)) & 1:
+                    if (strikes >> (kind % 7 == EFFECT_KNIGHT)) & 1:
                         score = 2.0 - card_use(s, me, kind) * 0.1
-                elif kind % 7 == 2 and card_use(s, me, kind) < 1.0:
+                elif kind % 7 == EFFECT_JESTER and card_use(s, me, kind) < 1.0:
                     score = 0.5
             else:
                 score = -2.0
@@ -175,16 +176,16 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
             else:
                 score = 2.0 if a - A_BUY == plan else card_use(s, me, a - A_BUY) * 0.01
         elif ph == PH_EFFECT:
-            if s.effect == 0:
+            if s.effect == EFFECT_EMPTINESS:
                 score = (a - A_MARKET_DISCARD) % 7
-            elif s.effect == 4:
+            elif s.effect == EFFECT_MERCHANT:
                 score = card_use(s, me, a - A_MARKET_TAKE)
-            elif s.effect == 1:
+            elif s.effect == EFFECT_VILLAGER:
                 score = rc_city_top_value(s, me, a - A_OWN_CITY)
-            elif s.effect == 3 or s.effect == 5:
+            elif s.effect == EFFECT_ASSASSIN or s.effect == EFFECT_KNIGHT:
                 owner = (a - A_TARGET) // 6
-                score = target_value(s, me, owner, (a - A_TARGET) % 6, s.effect == 5)
-            elif s.effect == 6:
+                score = target_value(s, me, owner, (a - A_TARGET) % 6, s.effect == EFFECT_KNIGHT)
+            elif s.effect == EFFECT_ASTROLOGER:
                 score = -1.0 if a == A_STOP else (a - A_BUILD) // 6 % 7
         elif ph == PH_KNIGHT_DEST:
             colour = a - A_OWN_CITY

@@ -2,25 +2,25 @@
 
 Python only validates and converts here; every rule runs in `core`.
 """
-import random
-
-from libc.stdint cimport uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
 
 from engine.cstate cimport CState, api_playout
+from engine.deal cimport deal_cards
 from engine.rng cimport rng_seed
 from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
-    ALL_PLAYERS, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND, LOC_MARKET, LOC_PILE, LOC_RESERVE,
-    MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT, PH_EFFECT, PH_END,
-    PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT, RCRules,
-    RCState, can_select, card_colour, card_kind, card_value, hand_add, kind_copies, kind_first_id,
-    market_add, rc_cards_built, rc_check, rc_init, rc_num_scores, rc_reroll_secrets, rc_scores,
-    select_card,
+    ALL_PLAYERS, EFFECT_ASTROLOGER, EFFECT_EMPTINESS, LOC_CITY, LOC_DISCARD, LOC_DRAWN, LOC_HAND,
+    LOC_MARKET, LOC_PILE, LOC_RESERVE, MAX_PLAYERS, NO_CARD, NUM_CARDS, NUM_CITIES, PH_CONSTRUCT,
+    PH_EFFECT, PH_END, PH_FIRST_BUILD, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_TRIM, REGENT,
+    SRC_PLAY, SRC_REVOLT, WHITE, RCRules, RCState, rc_can_select, rc_card_colour, rc_card_kind,
+    rc_card_value, rc_cards_built, rc_check, rc_hand_add, rc_init, rc_kind_copies,
+    rc_kind_first_id, rc_market_add, rc_num_scores, rc_reroll_secrets, rc_scores, rc_select_card,
 )
 
 from engine.cstate import TERMINAL, seed64
 from engine.errors import InvalidObservationError
+from engine.jsonview import first_difference
 from engine.royal_cities.actions import action_to_string, owner_name, string_to_action
 from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 from engine.royal_cities.observation import (
@@ -132,7 +132,7 @@ cdef class RoyalCitiesState(CState):
         hidden_drawn = 0
         for card in range(NUM_CARDS):
             l = s.loc[card]
-            name = card_kind(card)
+            name = rc_card_kind(card)
             if l == LOC_MARKET:
                 market.append(name)
             elif l == LOC_DISCARD:
@@ -185,7 +185,7 @@ cdef class RoyalCitiesState(CState):
 
     def _cities(self, int owner):
         return tuple(
-            tuple(kind_name(card_kind(self.s.city[owner][c][i])) for i in range(self.s.city_n[owner][c]))
+            tuple(kind_name(rc_card_kind(self.s.city[owner][c][i])) for i in range(self.s.city_n[owner][c]))
             for c in range(NUM_CITIES))
 
     def _decision(self, int p, drawn, int hidden_drawn):
@@ -195,18 +195,18 @@ cdef class RoyalCitiesState(CState):
             return Decision(phase="end", player=None)
         selection = []
         # The astrologer's choices are public; Season construction only to its maker.
-        if (ph == PH_EFFECT and s.effect == 6) or (ph == PH_CONSTRUCT):
+        if (ph == PH_EFFECT and s.effect == EFFECT_ASTROLOGER) or (ph == PH_CONSTRUCT):
             for card in range(NUM_CARDS):
                 if s.sel_city[card] >= 0 and (s.known[card] >> p) & 1 and (
                         ph == PH_EFFECT or s.loc[card] == LOC_HAND + p):
-                    selection.append((card_kind(card) * 6 + s.sel_city[card], card))
+                    selection.append((rc_card_kind(card) * 6 + s.sel_city[card], card))
         selection.sort()
         passes = ()
         if ph == PH_PASS:
-            passes = tuple(kind_name(card_kind(s.pass_sel[p][i])) for i in range(s.pass_n[p]))
+            passes = tuple(kind_name(rc_card_kind(s.pass_sel[p][i])) for i in range(s.pass_n[p]))
         first_build = None
         if ph == PH_FIRST_BUILD and (s.committed >> p) & 1 and s.fb_sel[p] != NO_CARD:
-            first_build = kind_name(card_kind(s.fb_sel[p]))
+            first_build = kind_name(rc_card_kind(s.fb_sel[p]))
         in_effect = ph == PH_EFFECT or ph == PH_KNIGHT_DEST
         buying = ph == PH_PURCHASE or ph == PH_SOLO_TRIM
         return Decision(
@@ -258,8 +258,8 @@ cdef class _Builder:
             kind = parse_kind(name)
         except ValueError as err:
             raise InvalidObservationError(field, str(err)) from None
-        first = kind_first_id(kind)
-        for card in range(first, first + kind_copies(kind)):
+        first = rc_kind_first_id(kind)
+        for card in range(first, first + rc_kind_copies(kind)):
             if card in self.free:
                 self.free.discard(card)
                 return card
@@ -273,8 +273,8 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     see, and the secret choices it has not seen are made at random.
     `draws` names the next cards off the draw pile, top first (cards the observer
     does not know): what a real table drew, so that a move plays out as it did.
-    Raises InvalidObservationError, naming the field, when `obs` is malformed
-    or inconsistent."""
+    InvalidObservationError names the first field that is wrong, by its exact
+    JSON path (`players[1].hand[0]`)."""
     if isinstance(obs, dict):
         obs = Observation.from_json(obs)
     if not isinstance(obs, Observation):
@@ -282,11 +282,11 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     n = obs.num_players
     if not 1 <= n <= MAX_PLAYERS:
         raise InvalidObservationError("num_players", "must be 1 to 4")
-    if len(obs.players) != n:
-        raise InvalidObservationError("players", f"must list {n} players")
     p = obs.observer
     if not 0 <= p < n:
         raise InvalidObservationError("observer", f"must be a player from 0 to {n - 1}")
+    if len(obs.players) != n:
+        raise InvalidObservationError("players", f"must list {n} players")
     if (n == 1) != (obs.regent is not None):
         raise InvalidObservationError("regent", "is given exactly in solo games")
     d = obs.decision
@@ -316,14 +316,18 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError("regent.vp", f"must be 0 to {MAX_VP}")
     if d.phase == "end" and obs.season != num_seasons:
         raise InvalidObservationError("decision.phase", "the game ends after the last Season")
-    if sorted(v.age_rank for v in obs.players) != list(range(n)):
-        raise InvalidObservationError("players[].age_rank", f"must be a permutation of 0..{n - 1}")
+    ranks = set()
+    for q, view in enumerate(obs.players):
+        if not 0 <= view.age_rank < n or view.age_rank in ranks:
+            raise InvalidObservationError(
+                f"players[{q}].age_rank", f"the players' ranks must be 0 to {n - 1}, each once")
+        ranks.add(view.age_rank)
 
     cdef RoyalCitiesState state = RoyalCitiesState(n, seed, obs.rules)
     cdef RCState* s = &state.s
-    # Keep the configuration and the freshly seeded chance; clear the board.
     cdef uint64_t rng[4]
-    memcpy(rng, s.rng, sizeof(rng))
+    rng_seed(rng, seed64(seed))
+    # Keep the configuration and the freshly seeded chance; clear the board.
     memset(s.loc, 0, NUM_CARDS)
     memset(s.known, 0, NUM_CARDS)
     memset(s.hand_n, 0, sizeof(s.hand_n))
@@ -356,7 +360,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError("market", "holds at most 16 face-up cards")
     for i, name in enumerate(obs.market):
         card = b.take(name, f"market[{i}]")
-        market_add(s, card)
+        rc_market_add(s, card)
     for i, name in enumerate(obs.discard):
         card = b.take(name, f"discard[{i}]")
         s.loc[card] = LOC_DISCARD
@@ -374,7 +378,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     own_cards = []
     for i, name in enumerate(own.hand):
         card = b.take(name, f"players[{p}].hand[{i}]")
-        hand_add(s, p, card, 1 << p)
+        rc_hand_add(s, p, card, 1 << p)
         own_cards.append(card)
     for q, view in enumerate(obs.players):
         if q == p:
@@ -384,12 +388,12 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         if not 0 <= len(view.hand) <= view.hand_size:
             raise InvalidObservationError(f"players[{q}].hand", "lists more cards than the hand holds")
         for i, name in enumerate(view.hand):
-            hand_add(s, q, b.take(name, f"players[{q}].hand[{i}]"), (1 << p) | (1 << q))
+            rc_hand_add(s, q, b.take(name, f"players[{q}].hand[{i}]"), (1 << p) | (1 << q))
         for i, name in enumerate(view.seen_of_mine):
             field = f"players[{q}].seen_of_mine[{i}]"
             kind = _kind(name, field)
             for card in own_cards:
-                if card_kind(card) == kind and not (s.known[card] >> q) & 1:
+                if rc_card_kind(card) == kind and not (s.known[card] >> q) & 1:
                     s.known[card] |= 1 << q
                     break
             else:
@@ -419,7 +423,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
             "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
             f"{needed} in hidden places, {len(hidden)} left to place")
     check_progress(obs)
-    random.Random(seed).shuffle(hidden)
+    hidden = _dealt(hidden, rng)
     top = _take_draws(hidden, draws, obs.pile_size)
     for i in range(obs.pile_size):
         card = hidden.pop() if i < obs.pile_size - len(top) else top.pop()
@@ -440,18 +444,29 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     for q, view in enumerate(obs.players):
         if q != p:
             for _ in range(view.hand_size - len(view.hand)):
-                hand_add(s, q, hidden.pop(), 1 << q)
+                rc_hand_add(s, q, hidden.pop(), 1 << q)
 
     _decision_context(s, obs, p)
     if rc_check(s):
         raise InvalidObservationError("observation", "describes an impossible position")
     rc_reroll_secrets(s, p, rng)
-    memcpy(s.rng, rng, sizeof(rng))
     if not state.is_terminal() and not state.legal_actions():
         raise InvalidObservationError("decision", "no legal move can follow this decision")
-    if state.observation(p) != obs:
-        raise InvalidObservationError("observation", _first_difference(state.observation(p), obs))
+    again = state.observation(p)
+    if again != obs:
+        raise InvalidObservationError(*_first_difference(again, obs))
     return state
+
+
+cdef list _dealt(list free, uint64_t* rng):
+    """The cards of `free` (ascending ids) in the order the core's deal gives them."""
+    cdef uint8_t hidden[NUM_CARDS]
+    cdef uint8_t cards[NUM_CARDS]
+    cdef int i, n = len(free)
+    for i in range(n):
+        hidden[i] = free[i]
+    deal_cards(hidden, n, cards, rng)
+    return [cards[i] for i in range(n)]
 
 
 def _take_draws(hidden, draws, int pile_size):
@@ -464,7 +479,7 @@ def _take_draws(hidden, draws, int pile_size):
     for i, name in enumerate(draws):
         kind = _kind(name, f"draws[{i}]")
         for j, card in enumerate(hidden):
-            if card_kind(card) == kind:
+            if rc_card_kind(card) == kind:
                 top.append(hidden.pop(j))
                 break
         else:
@@ -490,16 +505,16 @@ cdef _place_cities(RCState* s, _Builder b, int owner, cities, str field, bint re
             raise InvalidObservationError(f"{field}[{c}]", "a City holds at most seven cards")
         for i, name in enumerate(row):
             card = b.take(name, f"{field}[{c}][{i}]")
-            if card_colour(card) != 6 and card_colour(card) != c:
+            if rc_card_colour(card) != WHITE and rc_card_colour(card) != c:
                 raise InvalidObservationError(
                     f"{field}[{c}][{i}]", f"{name} cannot stand in the {CITY_COLOURS[c]} City")
-            if card_value(card) <= last:
+            if rc_card_value(card) <= last:
                 raise InvalidObservationError(
                     f"{field}[{c}][{i}]", "cards in a City go strictly upwards in value")
-            last = card_value(card)
+            last = rc_card_value(card)
             s.city[owner][c][s.city_n[owner][c]] = card
             s.city_n[owner][c] += 1
-            s.city_vals[owner][c] |= 1 << card_value(card)
+            s.city_vals[owner][c] |= 1 << rc_card_value(card)
             s.loc[card] = LOC_CITY + owner * 6 + c
             s.known[card] = ALL_PLAYERS
 
@@ -509,10 +524,10 @@ cdef _decision_context(RCState* s, obs, int p):
     d = obs.decision
     cdef int ph = s.phase, card, kind, colour, i
     if d.effect is not None:
-        if not 0 <= d.effect <= 6:
+        if not EFFECT_EMPTINESS <= d.effect <= EFFECT_ASTROLOGER:
             raise InvalidObservationError("decision.effect", "must be 0 to 6")
         s.effect = d.effect
-    s.effect_src = 1 if d.from_revolt else 0
+    s.effect_src = SRC_REVOLT if d.from_revolt else SRC_PLAY
     s.turn_played = 1 if d.turn_played else 0
     if d.knight_from is not None:
         words = d.knight_from.split()
@@ -532,11 +547,11 @@ cdef _decision_context(RCState* s, obs, int p):
     s.taken = d.taken
     s.min_kind = _kind(d.min_card, "decision.min_card") if d.min_card is not None else 0
     s.tax_left = d.tax_left
-    for c in d.taxed:
+    for i, c in enumerate(d.taxed):
         try:
             s.tax_done |= 1 << parse_colour(c)
         except ValueError as err:
-            raise InvalidObservationError("decision.taxed", str(err)) from None
+            raise InvalidObservationError(f"decision.taxed[{i}]", str(err)) from None
     for name, values, high in (("season_vp", d.season_vp, 100),
                                ("season_influence", d.season_influence, 21)):
         if len(values) != 6:
@@ -557,17 +572,17 @@ cdef _decision_context(RCState* s, obs, int p):
         if i >= 2 or ph != PH_PASS:
             raise InvalidObservationError("decision.passes", "at most two passes, while passing")
         kind = _kind(name, f"decision.passes[{i}]")
-        card = kind_first_id(kind)
+        card = rc_kind_first_id(kind)
         if s.loc[card] != LOC_HAND + p or (i == 1 and s.pass_sel[p][0] == card):
             card += 1
-        if kind_copies(kind) == 1 and card != kind_first_id(kind) or s.loc[card] != LOC_HAND + p:
+        if rc_kind_copies(kind) == 1 and card != rc_kind_first_id(kind) or s.loc[card] != LOC_HAND + p:
             raise InvalidObservationError(f"decision.passes[{i}]", f"{name} is not in the hand")
         s.pass_sel[p][i] = card
         s.pass_n[p] = i + 1
     if d.first_build is not None:
         kind = _kind(d.first_build, "decision.first_build")
-        card = kind_first_id(kind)
-        if s.loc[card] != LOC_HAND + p and kind_copies(kind) == 2:
+        card = rc_kind_first_id(kind)
+        if s.loc[card] != LOC_HAND + p and rc_kind_copies(kind) == 2:
             card += 1
         if s.loc[card] != LOC_HAND + p or ph != PH_FIRST_BUILD:
             raise InvalidObservationError("decision.first_build", f"{d.first_build} is not in the hand")
@@ -581,33 +596,31 @@ cdef _decision_context(RCState* s, obs, int p):
         except ValueError as err:
             raise InvalidObservationError(field, str(err)) from None
         card = NO_CARD
-        for c in range(kind_copies(kind)):
-            cand = kind_first_id(kind) + c
+        for c in range(rc_kind_copies(kind)):
+            cand = rc_kind_first_id(kind) + c
             pool = LOC_DRAWN if ph == PH_EFFECT else LOC_HAND + p
             if s.loc[cand] == pool and s.sel_city[cand] < 0:
                 card = cand
                 break
-        if card == NO_CARD or not (ph == PH_CONSTRUCT or (ph == PH_EFFECT and s.effect == 6)):
+        if card == NO_CARD or not (ph == PH_CONSTRUCT or (ph == PH_EFFECT and s.effect == EFFECT_ASTROLOGER)):
             raise InvalidObservationError(field, f"{name} cannot be selected here")
         if kind * 6 + colour <= s.con_last[owner]:
             raise InvalidObservationError(field, "selections are listed in canonical order")
         if ph == PH_EFFECT and s.con_n[owner] >= 2:
             raise InvalidObservationError(field, "the Astrologer builds at most two cards")
-        if not can_select(s, owner, kind, colour):
+        if not rc_can_select(s, owner, kind, colour):
             raise InvalidObservationError(
                 field, f"{name} cannot be built in that {city} City: a City takes each value "
                 "once, going up, and a white card needs a coloured partner built with it")
-        select_card(s, owner, card, colour)
+        rc_select_card(s, owner, card, colour)
         if ph == PH_EFFECT:
             s.known[card] = ALL_PLAYERS
 
 
 def _first_difference(got, want):
-    for name in ("season", "players", "market", "discard", "pile_size", "reserve_size", "decision",
-                 "regent", "starter", "last_purchaser", "num_seasons"):
-        if getattr(got, name) != getattr(want, name):
-            return f"inconsistent {name}: it cannot be reached as written"
-    return "inconsistent observation"
+    """(field path, message) of the first place where `got` differs from `want`."""
+    field = first_difference(got.to_json(), want.to_json()) or "observation"
+    return field, "is inconsistent with the rest: no game reaches it as written"
 
 
 def play_random_games(int num_players, int games, seed, rules=None) -> int:

@@ -2,8 +2,8 @@
 
 `position(...)` writes the observer's observation from a few keyword arguments:
 every card it does not place goes to the discard pile unless `pile` is given,
-in which case exactly the `pile` cards (plus a random Reserve when
-`reserve_size` > 0, taken from `rest`) are the hidden cards, so draws are exact.
+in which case exactly the `pile` cards, `pile[0]` on top (plus a random Reserve
+when `reserve_size` > 0, taken from `rest`) are the hidden cards, so draws are exact.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def position(
         reserve_size=reserve_size,
         decision=Decision(phase=phase, player=player, **decision),
     )
-    return state_from_observation(obs, seed=seed)
+    return state_from_observation(obs, seed=seed, draws=pile or ())
 
 
 def with_decision(obs: Observation, **changes: Any) -> Observation:

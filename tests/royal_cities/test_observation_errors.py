@@ -378,7 +378,7 @@ def test_bad_resume_and_game_names() -> None:
         ("knight_from", "p9 red", "decision.knight_from"),
         ("knight_from", "p1 orange", "decision.knight_from"),
         ("min_card", "red-9", "decision.min_card"),
-        ("taxed", ["orange"], "decision.taxed"),
+        ("taxed", ["orange"], "decision.taxed[0]"),
         ("season_vp", [0, 0, 0], "decision.season_vp"),
         ("season_vp", [0, 0, 0, 0, 0, 101], "decision.season_vp[5]"),
         ("selection", [["red-2"]], "decision.selection[0]"),
@@ -516,7 +516,10 @@ def test_player_list_and_count() -> None:
     data["players"].append(copy.deepcopy(data["players"][1]))
     assert field_of(data) == "players"
     assert field_of(broken(lambda d: d["players"][1].__setitem__("age_rank", 0))) == (
-        "players[].age_rank"
+        "players[1].age_rank"
+    )
+    assert field_of(broken(lambda d: d["players"][0].__setitem__("age_rank", 2))) == (
+        "players[0].age_rank"
     )
 
 
@@ -564,19 +567,19 @@ def test_seen_of_mine_with_an_unknown_name_or_about_the_observer() -> None:
 
 
 @pytest.mark.parametrize(
-    "changes",
+    ("changes", "field"),
     [
-        {"knight_from": "p1 red"},  # a Knight's source while no Knight is played
-        {"min_card": "red-2"},  # a purchase's order outside a purchase
-        {"from_revolt": True},
+        ({"knight_from": "p1 red"}, "decision.knight_from"),  # no Knight is played
+        ({"min_card": "red-2"}, "decision.min_card"),  # a purchase's order outside a purchase
+        ({"from_revolt": True}, "decision.from_revolt"),
     ],
     ids=["knight-outside-effect", "min-card-in-turn", "revolt-in-turn"],
 )
-def test_context_that_the_decision_cannot_have(changes: dict[str, Any]) -> None:
+def test_context_that_the_decision_cannot_have(changes: dict[str, Any], field: str) -> None:
     """Well-formed and counted right, but rebuilt it reads differently (context the pending
-    decision does not carry): the observation as a whole is named."""
+    decision does not carry): the first field that differs is named by its JSON path."""
     data = broken(lambda d: d["decision"].update(changes))
-    assert field_of(data) == "observation"
+    assert field_of(data) == field
 
 
 def test_game_over_before_the_last_season() -> None:
