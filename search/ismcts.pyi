@@ -4,6 +4,7 @@ from enum import IntEnum
 from typing import Any
 
 from engine.interface import State
+from search.search import SearchConfig
 
 class Mode(IntEnum):
     MODE_MO = 0
@@ -19,12 +20,7 @@ class CancelToken:
 
 class SearchRun:
     def __init__(
-        self,
-        state: State,
-        params: dict[str, Any],
-        threads: int,
-        seed: int,
-        cancel: CancelToken | None = None,
+        self, state: State, config: SearchConfig, cancel: CancelToken | None = None
     ) -> None: ...
     @property
     def cancel_token(self) -> CancelToken: ...

@@ -167,10 +167,14 @@ def test_finds_the_purchase_that_enables_the_winning_build(algorithm: str) -> No
         vp=[10, 10],
         purchased=(1,),
     )
-    # Some seeds lock onto "add" early (a purchase played out at random often wastes it).
-    result = search(state, SearchConfig(algorithm=algorithm, iterations=3000, seed=4))
-    assert result.text == "purchase"
-    state.apply_action(result.action)
+    # A purchase played out at random often wastes it, so a search may lock onto "add"
+    # early: the purchase must be the choice of most seeds, not of one chosen seed.
+    seeds = range(3, 8)
+    first = [
+        search(state, SearchConfig(algorithm=algorithm, iterations=3000, seed=s)) for s in seeds
+    ]
+    assert sum(r.text == "purchase" for r in first) > len(seeds) // 2, [r.text for r in first]
+    state.apply_action(state.string_to_action("purchase"))
     while state.phase == "purchase":
         result = search(state, SearchConfig(algorithm=algorithm, iterations=3000, seed=4))
         state.apply_action(result.action)
