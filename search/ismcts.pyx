@@ -425,15 +425,19 @@ cdef class _Job:
                 c = self.w.nodes[c].next_sibling
         return out
 
-    cdef list principal_variation(self, int length):
-        """Labels along the most visited children of the (first) root tree."""
+    cdef list principal_variation(self, int length, int first):
+        """Labels along the most visited children of the (first) root tree, from the
+        root's child labelled `first` (the move the search recommends)."""
         cdef int32_t node = <int32_t>self.root_trees()[0], c, best
         labels = []
         while len(labels) < length:
             best = NO_NODE
             c = self.w.nodes[node].first_child
             while c != NO_NODE:
-                if best == NO_NODE or self.w.nodes[c].visits > self.w.nodes[best].visits:
+                if not labels and length > 0:
+                    if self.w.nodes[c].label == first:
+                        best = c
+                elif best == NO_NODE or self.w.nodes[c].visits > self.w.nodes[best].visits:
                     best = c
                 c = self.w.nodes[c].next_sibling
             if best == NO_NODE or self.w.nodes[best].visits == 0:
@@ -546,11 +550,20 @@ cdef class SearchRun:
             "iterations": self.iterations,
             "actions": sum((<_Job>job).w.actions for job in self.jobs),
             "elapsed": self.elapsed,
-            "principal_variation": first.principal_variation(self.pv_length),
+            "principal_variation": first.principal_variation(self.pv_length, _best(merged)),
             "nodes": sum((<_Job>job).w.n_nodes for job in self.jobs),
             "capped": sum((<_Job>job).w.capped for job in self.jobs),
             "out_of_memory": any((<_Job>job).w.out_of_memory for job in self.jobs),
         }
+
+
+def _best(dict merged) -> int:
+    """The recommended move of merged root statistics: most visits, then the highest
+    mean reward, then the lowest id (as `search.search` ranks them); -1 with none."""
+    if not merged:
+        return -1
+    return min(merged, key=lambda a: (-merged[a][0],
+                                      -(merged[a][1] / merged[a][0] if merged[a][0] else 0.0), a))
 
 
 def heuristic_action(CState state, seed) -> int:

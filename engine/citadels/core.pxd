@@ -2,7 +2,7 @@
 # functions play it. search/ cimports them; the Python State wraps them.
 #
 # Naming (the same in every core): each C function this .pxd declares or defines
-# starts with the game's prefix (ct_ here, rc_ in Royal Cities; CT_ for the constant
+# starts with the game's prefix (ct_ here; each core its own; CT_ for the constant
 # tables); the helpers core.pyx keeps to itself have no prefix and are static there
 # (a cdef function that no .pxd declares), most of them cdef inline. Constants are
 # cdef enums, never DEF.

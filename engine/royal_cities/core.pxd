@@ -2,7 +2,7 @@
 # nogil functions play it. search/ cimports them; the Python State wraps them.
 #
 # Naming (the same in every core): each C function this .pxd declares or defines
-# starts with the game's prefix (rc_ here, ct_ in Citadels); the helpers core.pyx
+# starts with the game's prefix (rc_ here; each core its own); the helpers core.pyx
 # keeps to itself have no prefix and are static there (a cdef function that no
 # .pxd declares), most of them cdef inline. Constants are cdef enums, never DEF.
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
