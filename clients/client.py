@@ -274,10 +274,15 @@ class RegentClient:
         return self._call(self._matches.CreateMatch, request, timeout)
 
     def get_view(
-        self, match_id: str, token: str, timeout: float | None = None
+        self,
+        match_id: str,
+        token: str,
+        timeout: float | None = None,
+        at_move: int | None = None,
     ) -> matches_pb2.GetViewResponse:
-        """The seat's observation, and its legal moves when it is to act."""
-        request = matches_pb2.GetViewRequest(match_id=match_id, token=token)
+        """The seat's observation, and its legal moves when it is to act; with `at_move`, as
+        they were after the match's first `at_move` moves."""
+        request = matches_pb2.GetViewRequest(match_id=match_id, token=token, at_move=at_move)
         return self._call(self._matches.GetView, request, timeout)
 
     def play(
