@@ -205,7 +205,7 @@ def run_in_background(reviewer: Reviewer) -> Review:
             bar.n = progress.done
             bar.refresh()
     except KeyboardInterrupt:
-        reviewer.stop()
+        reviewer.cancel()
         print("\nStopped: the review of what was done follows.", file=sys.stderr)
         worker.join()
     finally:

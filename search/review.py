@@ -208,7 +208,7 @@ def _stats(result: SearchResult, action: int) -> tuple[float, str, float]:
 
 class Reviewer:
     """A review run step by step, so that a caller can show progress and stop it: `run`
-    calls `on_progress` after every search; `stop()` (from any thread) ends it within
+    calls `on_progress` after every search; `cancel()` (from any thread) ends it within
     milliseconds, keeping only the searches that finished."""
 
     def __init__(self, decisions: Sequence[Decision], config: ReviewConfig) -> None:
@@ -219,7 +219,7 @@ class Reviewer:
         self.seat = decisions[0].observation.observer if decisions else -1
         self._cancel = CancelToken()
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
         self._cancel.cancel()
 
     @property

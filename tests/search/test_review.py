@@ -93,7 +93,7 @@ def test_stopping_keeps_what_is_done(played: tuple[engine.State, list[str]]) -> 
     def stop_after_three(progress) -> None:
         seen.append(progress.done)
         if progress.done == 3:
-            reviewer.stop()
+            reviewer.cancel()
 
     result = reviewer.run(stop_after_three)
     assert not result.complete
@@ -108,7 +108,7 @@ def test_a_review_can_be_stopped_from_another_thread(
     state, moves = played
     slow = ReviewConfig(iterations=10**9, deep_iterations=10**9)
     reviewer = Reviewer(decisions_of_game(state, moves, seat=0), slow)
-    threading.Timer(0.2, reviewer.stop).start()
+    threading.Timer(0.2, reviewer.cancel).start()
     result = reviewer.run()
     assert not result.complete and result.points == ()
 
