@@ -4,9 +4,10 @@ call, forwarded over a grpc.aio channel.
 Bodies are the calls' request messages in protobuf's JSON mapping, answers their responses
 (field names as in the .proto files, enums by name). `/api/analyze` streams one JSON line per
 report, `/api/review` one per progress message and then the review; a browser that stops
-reading (aborts the fetch) cancels the gRPC call, which frees the search. Errors are `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with
-the HTTP status of the gRPC code: the fields of an INVALID_ARGUMENT come from its
-google.rpc.BadRequest, so the page can say what is wrong and where.
+reading (aborts the fetch) cancels the gRPC call, which frees the search. Errors are
+`{"error": {"code", "message", "fields": [{"field", "description"}]}}` with the HTTP status
+of the gRPC code: the fields of an INVALID_ARGUMENT come from its google.rpc.BadRequest, so
+the page can say what is wrong and where.
 
 Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
 Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
