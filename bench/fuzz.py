@@ -66,6 +66,7 @@ METHODS: dict[str, tuple[type[Message], bool]] = {
     ADVISOR + "LegalMoves": (advisor_pb2.LegalMovesRequest, False),
     ADVISOR + "ApplyMove": (advisor_pb2.ApplyMoveRequest, False),
     ADVISOR + "ListGames": (advisor_pb2.ListGamesRequest, False),
+    ADVISOR + "Review": (advisor_pb2.ReviewRequest, True),
     MATCHES + "CreateMatch": (matches_pb2.CreateMatchRequest, False),
     MATCHES + "GetView": (matches_pb2.GetViewRequest, False),
     MATCHES + "Play": (matches_pb2.PlayRequest, False),
@@ -128,6 +129,9 @@ def _advice(rng: random.Random, observation: advisor_pb2.Observation) -> list[tu
         (ADVISOR + "LegalMoves", advisor_pb2.LegalMovesRequest(observation=observation)),
         (ADVISOR + "ApplyMove", advisor_pb2.ApplyMoveRequest(observation=observation, move=move)),
         (ADVISOR + "ListGames", advisor_pb2.ListGamesRequest()),
+        (ADVISOR + "Review", advisor_pb2.ReviewRequest(observations=[observation], moves=[move],
+                                                       budget=budget, deep_budget=budget,
+                                                       mistakes=1, bot=bot)),
     ]  # fmt: skip
 
 

@@ -90,6 +90,23 @@ def _watch(args: argparse.Namespace) -> int:
     return watch(args)
 
 
+def _review(args: argparse.Namespace) -> int:
+    from clients.review import run
+
+    return run(args)
+
+
+def _add_review_command(commands: argparse._SubParsersAction) -> None:
+    """`review`: one seat's game reviewed, from a tournament record or a hosted match."""
+    from clients.review import add_arguments
+
+    review = commands.add_parser(
+        "review", help="review one seat's game: win chance per decision, the worst moments"
+    )
+    add_arguments(review)
+    review.set_defaults(func=_review)
+
+
 def count(text: str) -> int:
     """A non-negative integer option (argparse names the function in its errors)."""
     value = int(text)
@@ -423,6 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_arguments(tournament, primary)
     tournament.set_defaults(func=_tournament)
     _add_service_commands(commands)
+    _add_review_command(commands)
     return parser
 
 

@@ -250,6 +250,34 @@ class RegentClient:
         """The games, player counts, rules options and bot kinds on offer."""
         return self._call(self._advisor.ListGames, advisor_pb2.ListGamesRequest(), timeout)
 
+    def review(
+        self,
+        observations: Sequence[advisor_pb2.Observation | EngineObservation],
+        moves: Sequence[str],
+        iterations: int = 0,
+        deep_iterations: int = 0,
+        seconds: float = 0,
+        deep_seconds: float = 0,
+        mistakes: int | None = None,
+        seed: int = 0,
+        bot: str = "",
+        threads: int = 0,
+        timeout: float | None = None,
+    ) -> Stream[advisor_pb2.ReviewResponse]:
+        """Review one seat's game from its observation before each of its moves and the
+        moves (by text): progress messages, then one whose `review` is set. Closing the
+        stream stops the review. Zero budgets take the server's defaults."""
+        request = advisor_pb2.ReviewRequest(
+            observations=[_observation(o) for o in observations],
+            moves=[common_pb2.Move(text=m) for m in moves],
+            budget=_budget(iterations, seconds, threads),
+            deep_budget=_budget(deep_iterations, deep_seconds, threads),
+            mistakes=mistakes,
+            seed=seed,
+            bot=bot,
+        )
+        return Stream(self._advisor.Review(request, timeout=timeout), lambda r: r)
+
     # -- MatchService --------------------------------------------------------------
 
     def create_match(
@@ -274,10 +302,15 @@ class RegentClient:
         return self._call(self._matches.CreateMatch, request, timeout)
 
     def get_view(
-        self, match_id: str, token: str, timeout: float | None = None
+        self,
+        match_id: str,
+        token: str,
+        timeout: float | None = None,
+        at_move: int | None = None,
     ) -> matches_pb2.GetViewResponse:
-        """The seat's observation, and its legal moves when it is to act."""
-        request = matches_pb2.GetViewRequest(match_id=match_id, token=token)
+        """The seat's observation, and its legal moves when it is to act; with `at_move`, as
+        they were after the match's first `at_move` moves."""
+        request = matches_pb2.GetViewRequest(match_id=match_id, token=token, at_move=at_move)
         return self._call(self._matches.GetView, request, timeout)
 
     def play(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
@@ -14,6 +15,8 @@ from search.bots import BOT_KINDS, advice_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
+from server.reviewing import DEADLINE_MARGIN, run_review
+from server.reviewing import read_request as read_review
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import (
     Rejected,
@@ -162,6 +165,21 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             return apply_move(request.observation, request.move, request.revealed)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
+
+    async def Review(self, request, context) -> AsyncIterator[advisor_pb2.ReviewResponse]:
+        """One seat's game reviewed in one search slot (see server/reviewing.py)."""
+        if self.slots.full:
+            await self._abort(context, _busy(self.limits))
+        try:
+            decisions, config = await asyncio.to_thread(read_review, request, self.limits)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
+        if not self.slots.try_acquire():
+            await self._abort(context, _busy(self.limits))
+        remaining = context.time_remaining()
+        time_left = None if remaining is None else max(0.0, remaining - DEADLINE_MARGIN)
+        async for message in run_review(decisions, config, self.slots, time_left):
+            yield message
 
     async def ListGames(self, request, context):
         """Every game the engine plays, with its player counts, rules options and card

@@ -473,9 +473,13 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
     async def GetView(self, request, context):
         try:
             match, seat = await self._seat(request.match_id, request.token)
+            at = request.at_move if request.HasField("at_move") else None
+            if at is not None and at > len(match.events):
+                reason = f"the match has {len(match.events)} moves, not {at}"
+                raise Rejected(invalid_argument("at_move", reason))
         except Rejected as rejected:
             await context.abort_with_status(rejected.status)
-        return match.view(seat)
+        return match.view(seat, at)
 
     async def Play(self, request, context):
         try:

@@ -9,22 +9,22 @@ from regent.v1 import common_pb2
 from server.status import Rejected, invalid_argument
 
 
-def action_of(state: State, move: common_pb2.Move) -> int:
+def action_of(state: State, move: common_pb2.Move, field: str = "move") -> int:
     """The legal action `move` names in `state`, by id or text (both: they must agree);
-    Rejected with INVALID_ARGUMENT naming the field otherwise."""
+    Rejected with INVALID_ARGUMENT naming the field (`field`, the move's path) otherwise."""
     if not move.text and not move.HasField("id"):
-        raise Rejected(invalid_argument("move", "give the move's id or its text"))
+        raise Rejected(invalid_argument(field, "give the move's id or its text"))
     action = move.id if move.HasField("id") else None
     if move.text:
         try:
             by_text = state.string_to_action(move.text)
         except IllegalMoveError as err:
-            raise Rejected(invalid_argument("move.text", str(err))) from None
+            raise Rejected(invalid_argument(f"{field}.text", str(err))) from None
         if action is not None and action != by_text:
-            raise Rejected(invalid_argument("move", "id and text name different moves"))
+            raise Rejected(invalid_argument(field, "id and text name different moves"))
         action = by_text
     if action not in state.legal_actions():
-        field = "move.text" if move.text else "move.id"
+        where = f"{field}.text" if move.text else f"{field}.id"
         reason = f"not a legal move now (decision: {state.phase})"  # type: ignore[attr-defined]
-        raise Rejected(invalid_argument(field, reason))
+        raise Rejected(invalid_argument(where, reason))
     return action

@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable
+from typing import Protocol
 
 from engine.interface import State
 from search.search import Search, SearchConfig, SearchResult
+
+
+class Stoppable(Protocol):
+    """Work running in a slot: a search, or a review's searches."""
+
+    def cancel(self) -> None: ...
 
 
 class SearchSlots:
@@ -19,7 +26,7 @@ class SearchSlots:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.running = 0
-        self._searches: set[Search] = set()
+        self._searches: set[Stoppable] = set()
 
     @property
     def full(self) -> bool:
@@ -40,11 +47,11 @@ class SearchSlots:
         for search in self._searches:
             search.cancel()
 
-    def track(self, search: Search) -> None:
+    def track(self, search: Stoppable) -> None:
         """A search now running in a slot taken for it."""
         self._searches.add(search)
 
-    def ended(self, search: Search) -> None:
+    def ended(self, search: Stoppable) -> None:
         """The search's thread has ended: its slot is free."""
         self._searches.discard(search)
         self.release()

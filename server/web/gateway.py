@@ -3,10 +3,11 @@ call, forwarded over a grpc.aio channel.
 
 Bodies are the calls' request messages in protobuf's JSON mapping, answers their responses
 (field names as in the .proto files, enums by name). `/api/analyze` streams one JSON line per
-report; a browser that stops reading (aborts the fetch) cancels the gRPC call, which frees the
-search. Errors are `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with
-the HTTP status of the gRPC code: the fields of an INVALID_ARGUMENT come from its
-google.rpc.BadRequest, so the page can say what is wrong and where.
+report, `/api/review` one per progress message and then the review; a browser that stops
+reading (aborts the fetch) cancels the gRPC call, which frees the search. Errors are
+`{"error": {"code", "message", "fields": [{"field", "description"}]}}` with the HTTP status
+of the gRPC code: the fields of an INVALID_ARGUMENT come from its google.rpc.BadRequest, so
+the page can say what is wrong and where.
 
 Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
 Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
@@ -55,6 +56,11 @@ UNARY = {
     "/api/legal-moves": (advisor_pb2.LegalMovesRequest, "LegalMoves"),
     "/api/recommend": (advisor_pb2.RecommendRequest, "Recommend"),
     "/api/apply-move": (advisor_pb2.ApplyMoveRequest, "ApplyMove"),
+}
+#: Streaming POST routes (JSON lines): path -> (request message, method name, timeout).
+STREAMING = {
+    "/api/analyze": (advisor_pb2.AnalyzeRequest, "Analyze", 120.0),
+    "/api/review": (advisor_pb2.ReviewRequest, "Review", 1800.0),
 }
 #: How long a unary call may take (a Recommend's search included).
 CALL_TIMEOUT = 120.0
@@ -237,7 +243,8 @@ class Gateway:
         for path, (message_type, method) in UNARY.items():
             app.router.add_post(path, self._unary(message_type, method))
         app.router.add_get("/api/games", self._unary(advisor_pb2.ListGamesRequest, "ListGames"))
-        app.router.add_post("/api/analyze", self._analyze)
+        for path, (message_type, method, timeout) in STREAMING.items():
+            app.router.add_post(path, self._streaming(message_type, method, timeout))
         return app
 
     def _unary(
@@ -255,30 +262,37 @@ class Gateway:
 
         return handle
 
-    async def _analyze(self, request: web.Request) -> web.StreamResponse:
-        """Analyze as JSON lines; the first report (or the error) decides the HTTP status."""
-        message = await read_request(request, advisor_pb2.AnalyzeRequest, self.options.body_timeout)
-        call = self.advisor.Analyze(message, timeout=CALL_TIMEOUT)
-        try:
+    def _streaming(
+        self, message_type: type[Message], method: str, timeout: float
+    ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        """A server-streaming call as JSON lines; the first message (or the error) decides
+        the HTTP status."""
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            message = await read_request(request, message_type, self.options.body_timeout)
+            call = getattr(self.advisor, method)(message, timeout=timeout)
             try:
-                first = await call.read()
-            except grpc.aio.AioRpcError as err:
-                return grpc_error(err, self.target)
-            response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
-            await response.prepare(request)
-            item = first
-            while item is not grpc.aio.EOF:
-                await response.write(json.dumps(_as_json(item)).encode() + b"\n")
                 try:
-                    item = await call.read()
+                    first = await call.read()
                 except grpc.aio.AioRpcError as err:
-                    failure = json.loads(grpc_error(err, self.target).text)
-                    await response.write(json.dumps(failure).encode() + b"\n")
-                    break
-            await response.write_eof()
-            return response
-        finally:
-            call.cancel()  # the browser went away, or the stream ended: either way, done
+                    return grpc_error(err, self.target)
+                response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+                await response.prepare(request)
+                item = first
+                while item is not grpc.aio.EOF:
+                    await response.write(json.dumps(_as_json(item)).encode() + b"\n")
+                    try:
+                        item = await call.read()
+                    except grpc.aio.AioRpcError as err:
+                        failure = json.loads(grpc_error(err, self.target).text)
+                        await response.write(json.dumps(failure).encode() + b"\n")
+                        break
+                await response.write_eof()
+                return response
+            finally:
+                call.cancel()  # the browser went away, or the stream ended: either way, done
+
+        return handle
 
     @web.middleware
     async def _guard(

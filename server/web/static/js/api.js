@@ -71,15 +71,15 @@ export const legalMoves = (observation) => post("/api/legal-moves", { observatio
 export const applyMove = (observation, text, revealed) =>
   post("/api/apply-move", { observation, move: { text }, revealed });
 
-// Analyze: calls onReport(report, final) for every line of the stream; `signal` (an
-// AbortSignal) stops the search: the gateway cancels the call when the browser hangs up.
-export async function analyze(observation, budget, onReport, signal) {
+// POST `body` to a streaming route and call onLine(line) for every JSON line of the answer;
+// `signal` (an AbortSignal) stops it: the gateway cancels the call when the browser hangs up.
+async function streamLines(path, body, onLine, signal) {
   let response;
   try {
-    response = await fetch("/api/analyze", {
+    response = await fetch(path, {
       method: "POST",
       headers: headers({ "Content-Type": "application/json" }),
-      body: JSON.stringify({ observation, budget, interval_ms: 200 }),
+      body: JSON.stringify(body),
       signal,
     });
   } catch (err) {
@@ -103,7 +103,7 @@ export async function analyze(observation, budget, onReport, signal) {
           const e = line.error;
           throw new ApiError(502, e.code, e.message, e.fields);
         }
-        onReport(line.report, Boolean(line.final));
+        onLine(line);
       }
     }
   } catch (err) {
@@ -111,3 +111,16 @@ export async function analyze(observation, budget, onReport, signal) {
     throw err;
   }
 }
+
+// Analyze: calls onReport(report, final) for every report while the search runs.
+export const analyze = (observation, budget, onReport, signal) =>
+  streamLines(
+    "/api/analyze",
+    { observation, budget, interval_ms: 200 },
+    (line) => onReport(line.report, Boolean(line.final)),
+    signal,
+  );
+
+// Review: one seat's game (a ReviewRequest: its observations, moves and budgets); calls
+// onMessage(message) for every progress message and for the last, which holds the review.
+export const review = (request, onMessage, signal) => streamLines("/api/review", request, onMessage, signal);

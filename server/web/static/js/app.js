@@ -3,6 +3,7 @@
 // facts come from the service (GET /api/games), once, before the first render.
 import { analyze, applyMove, legalMoves, listGames } from "./api.js";
 import { loadGames } from "./games/index.js";
+import { initReview, recordDecision } from "./review.js";
 import { el } from "./ui.js";
 
 const STORE = "regent.hint.v1";
@@ -235,6 +236,7 @@ async function iPlayed(text, revealed = []) {
     }
     $("reveal").classList.add("hidden");
     const gameId = state.game;
+    recordDecision(state.observation, text);
     replacePosition(answer.observation, gameId);
     const current = game();
     const next = current.toAct(position());
@@ -345,6 +347,21 @@ async function start() {
   state = load();
   wire();
   render();
+  // The review of the observer's game (js/review.js): it names moves and replays positions here.
+  initReview({
+    describeMove: (text, observation) => {
+      const found = observation && GAMES.find((g) => observation[g.id]);
+      return found ? found.describeMove(text, observation[found.id]) : text;
+    },
+    replay: (observation) => {
+      const found = GAMES.find((g) => observation[g.id]);
+      if (!found) return;
+      notice("The position of that decision: ask for a hint, or play it out.");
+      replacePosition({ [found.id]: observation[found.id] }, found.id);
+      $("setup-panel").scrollIntoView({ block: "start" });
+    },
+    showProblem,
+  });
 }
 
 start();

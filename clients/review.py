@@ -1,0 +1,299 @@
+"""`regent review`: one seat's game reviewed from that seat's information (see
+`search.review`), from a tournament record or a hosted match; prints the table and the worst
+moments, and writes the chart of the win chance as a PNG.
+
+The searches run on a background thread behind a progress bar; Ctrl-C stops them and prints
+what is done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+import engine
+from clients.client import RegentClient, RegentError
+from clients.text import text_of
+from convert import converter, observation_from_proto, observation_to_proto
+from regent.v1 import matches_pb2
+from search.review import (
+    Decision,
+    Progress,
+    Review,
+    ReviewConfig,
+    Reviewer,
+    decisions_of_game,
+)
+
+#: How long to wait for the rest of an unfinished match's events (the last ones may be
+#: another seat's unseen steps, which never come).
+WATCH_TIMEOUT = 10.0
+
+
+class SourceError(Exception):
+    """A record or match that cannot be reviewed; the message says why."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = ReviewConfig()
+    parser.add_argument(
+        "source", help="a tournament record (record.jsonl), or a match id with --token"
+    )
+    parser.add_argument("--token", help="a hosted match: the reviewed seat's token")
+    parser.add_argument(
+        "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the match's service"
+    )
+    parser.add_argument(
+        "--index", type=int, default=0, metavar="N", help="a record: the game's index (default 0)"
+    )
+    parser.add_argument(
+        "--seat", type=int, default=0, metavar="S", help="a record: the seat (default 0)"
+    )
+    budget = parser.add_argument_group("budgets (seeded: the same ones give the same review)")
+    for flag, kind, default, text in (
+        ("--iterations", int, defaults.iterations, "per decision"),
+        ("--seconds", float, defaults.seconds, "per decision (0: no limit)"),
+        ("--deep-iterations", int, defaults.deep_iterations, "per worst moment, searched again"),
+        ("--deep-seconds", float, defaults.deep_seconds, "per worst moment (0: no limit)"),
+        ("--mistakes", int, defaults.mistakes, "worst moments searched again"),
+        ("--bot", str, defaults.bot, "the search"),
+        ("--threads", int, defaults.threads, "search threads"),
+        ("--seed", int, defaults.seed, "the review's seed"),
+    ):
+        budget.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    parser.add_argument(
+        "--chart", type=Path, default=Path("review.png"), help="the PNG (default review.png)"
+    )
+    parser.add_argument(
+        "--save-game",
+        type=Path,
+        metavar="PATH",
+        help="also write the seat's observations and moves as JSON (the hint page's review "
+        "imports it)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    config = ReviewConfig(
+        bot=args.bot,
+        iterations=args.iterations,
+        seconds=args.seconds,
+        deep_iterations=args.deep_iterations,
+        deep_seconds=args.deep_seconds,
+        mistakes=args.mistakes,
+        threads=args.threads,
+        seed=args.seed,
+    )
+    try:
+        if args.token:
+            decisions = match_decisions(args.server, args.source, args.token)
+        else:
+            decisions = record_decisions(Path(args.source), args.index, args.seat)
+        reviewer = Reviewer(decisions, config)
+    except RegentError as err:
+        print(f"regent review: {err.message}", file=sys.stderr)
+        return 1 if err.code == grpc.StatusCode.UNAVAILABLE else 2
+    except (SourceError, ValueError) as err:
+        print(f"regent review: {err}", file=sys.stderr)
+        return 2
+    if args.save_game:
+        args.save_game.write_text(json.dumps(game_json(decisions), indent=1) + "\n")
+    print(
+        f"Reviewing seat {reviewer.seat}: {len(reviewer.moments)} decisions "
+        "(Ctrl-C stops and prints what is done)",
+        file=sys.stderr,
+        flush=True,
+    )
+    result = run_in_background(reviewer)
+    print(format_review(result, decisions))
+    write_chart(result, args.chart)
+    print(f"\nChart: {args.chart}")
+    return 0 if result.complete else 130
+
+
+# -- sources ---------------------------------------------------------------------
+
+
+def record_decisions(path: Path, index: int, seat: int) -> list[Decision]:
+    """The seat's decisions in game `index` of a tournament record, replayed from its deal."""
+    from clients.tournament.record import RecordError, read
+
+    try:
+        _, games, _ = read(path)
+    except (OSError, RecordError) as err:
+        raise SourceError(str(err)) from None
+    found = next((g for g in games if g["index"] == index), None)
+    if found is None:
+        raise SourceError(f"{path} has no game {index} (indices: 0 to {len(games) - 1})")
+    if not 0 <= seat < len(found["seats"]):
+        raise SourceError(f"game {index} has seats 0 to {len(found['seats']) - 1}, not {seat}")
+    spec = engine.game(found["game"])
+    rules = spec.rules_class(**found["rules"])
+    state = spec.new_game(len(found["seats"]), seed=found["seed"], rules=rules)
+    try:
+        return decisions_of_game(state, found["moves"], seat)
+    except ValueError as err:
+        raise SourceError(f"{path}, game {index}: {err}") from None
+
+
+def match_decisions(server: str, match_id: str, token: str) -> list[Decision]:
+    """The token's seat's decisions in a hosted match: its moves from `Watch`, and what it
+    saw before each from `GetView` at that move."""
+    with RegentClient(server) as client:
+        now = client.get_view(match_id, token)
+        seat, played = now.seat, now.moves_played
+        timeout = None if now.status != matches_pb2.MATCH_STATUS_PLAYING else WATCH_TIMEOUT
+        moves: list[tuple[int, str]] = []
+        try:
+            with client.watch(match_id, token, timeout=timeout) as events:
+                for event in events:
+                    if event.sequence >= played:
+                        break
+                    mine = event.HasField("seat") and event.seat == seat
+                    if mine and event.HasField("move") and not event.HasField("resigned_seat"):
+                        moves.append((event.sequence, event.move.text))
+                    if event.sequence == played - 1:
+                        break
+        except RegentError as err:
+            if err.code != grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise
+        decisions = []
+        for number, text in moves:
+            view = client.get_view(match_id, token, at_move=number)
+            decisions.append(Decision(observation_from_proto(view.observation), text))
+    return decisions
+
+
+def game_json(decisions: list[Decision]) -> dict[str, Any]:
+    """The decisions as the Review call's `observations` and `moves`, in protobuf's JSON."""
+    return {
+        "observations": [
+            json_format.MessageToDict(observation_to_proto(d.observation)) for d in decisions
+        ],
+        "moves": [{"text": d.move} for d in decisions],
+    }
+
+
+# -- running ---------------------------------------------------------------------
+
+
+def run_in_background(reviewer: Reviewer) -> Review:
+    """Run the review on a thread behind a progress bar; Ctrl-C stops it cleanly and the
+    review of what was done is returned."""
+    from tqdm import tqdm
+
+    news: queue.Queue[Progress] = queue.Queue()
+    done: list[Review] = []
+    worker = threading.Thread(target=lambda: done.append(reviewer.run(news.put)), daemon=True)
+    bar = tqdm(total=reviewer.total, unit="search", file=sys.stderr, disable=None)
+    worker.start()
+    try:
+        while worker.is_alive() or not news.empty():
+            try:
+                progress = news.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            bar.total = progress.total
+            bar.n = progress.done
+            bar.refresh()
+    except KeyboardInterrupt:
+        reviewer.cancel()
+        print("\nStopped: the review of what was done follows.", file=sys.stderr)
+        worker.join()
+    finally:
+        bar.close()
+    worker.join()
+    return done[0]
+
+
+# -- output ----------------------------------------------------------------------
+
+
+def format_review(review: Review, decisions: list[Decision]) -> str:
+    """The table of decisions and the worst moments with their alternatives."""
+    width = max([len("move"), *(len(p.move) for p in review.points)])
+    flagged = {m.number for m in review.mistakes}
+    lines = [
+        f"Review of seat {review.seat}: {len(review.points)} decisions"
+        + ("" if review.complete else " (stopped before the end)"),
+        "",
+        f"  {'#':>3}  {'move':<{width}}  {'win after':>9}  {'loss':>6}",
+    ]
+    lines += [
+        f"  {p.number:>3}  {p.move:<{width}}  {100 * p.win_chance:>8.1f}%  "
+        f"{100 * p.loss:>6.1f}" + ("  *" if p.number in flagged else "")
+        for p in review.points
+    ]
+    lines += ["", "Worst moments (searched again deeper):" if review.mistakes else
+              "No move lost win chance against a deeper search."]  # fmt: skip
+    for mistake in review.mistakes:
+        lines += [
+            "",
+            f"Decision {mistake.number}: played {mistake.move} ({100 * mistake.win_chance:.1f}%); "
+            f"best {mistake.best}: {100 * mistake.loss:.1f} points of win chance lost",
+            _position(mistake.observation, review.seat),
+            f"    {'move':<{width}}  {'win %':>6}  {'visits':>7}",
+        ]
+        lines += [
+            f"    {a.move:<{width}}  {100 * a.win_chance:>6.1f}  {a.visits:>7}"
+            for a in mistake.alternatives
+        ]
+    return "\n".join(lines)
+
+
+def _position(observation: dict[str, Any], seat: int) -> str:
+    """The position as the seat saw it, in the game's terminal text when it has one."""
+    spec = engine.game(observation["game"])
+    if converter(spec.name) is None:
+        return json.dumps(observation)
+    found = text_of(observation_to_proto(spec.observation_class.from_json(observation)))
+    if found is None:
+        return json.dumps(observation)
+    text, obs = found
+    return text.board(obs, seat)
+
+
+def write_chart(review: Review, path: Path) -> None:
+    """A PNG of the win chance after each decision, the worst moments marked (Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    numbers = [p.number for p in review.points]
+    chances = [100 * p.win_chance for p in review.points]
+    figure, axes = plt.subplots(figsize=(8, 3.5))
+    axes.plot(numbers, chances, marker="o", markersize=3, label="win chance after the move")
+    marked = [p for p in review.points if p.number in {m.number for m in review.mistakes}]
+    axes.plot([p.number for p in marked], [100 * p.win_chance for p in marked], "o",
+              color="#d55e00", label="worst moments")  # fmt: skip
+    axes.set_ylim(0, 100)
+    axes.set_xlabel("decision")
+    axes.set_ylabel("win chance, %")
+    axes.set_title(f"Seat {review.seat}: estimated win chance over the game")
+    axes.grid(alpha=0.3)
+    axes.legend(loc="best")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+__all__ = [
+    "SourceError",
+    "add_arguments",
+    "format_review",
+    "game_json",
+    "match_decisions",
+    "record_decisions",
+    "run",
+    "run_in_background",
+    "write_chart",
+]

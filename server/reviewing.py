@@ -1,0 +1,241 @@
+"""The Review call: a ReviewRequest read into the review's decisions and configuration (every
+fault named by its field), and the review run off the event loop in one search slot,
+streaming its progress (see `search.review`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import engine
+from convert import observation_from_proto, observation_to_proto, observer_of
+from engine.errors import InvalidObservationError
+from regent.v1 import advisor_pb2, common_pb2
+from search.bots import SEARCH_BOTS
+from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
+from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
+from server.moves import action_of
+from server.searching import SearchSlots
+from server.status import Rejected, invalid_argument, resource_exhausted
+
+#: The most decisions one review takes (a long game gives a seat a few hundred).
+MAX_DECISIONS = 1000
+#: The most moments searched again deeper.
+MAX_MISTAKES = 20
+#: Time kept back from a call's deadline to stop the review's search and send the review.
+DEADLINE_MARGIN = 0.5
+
+
+def read_request(
+    request: advisor_pb2.ReviewRequest, limits: ServerLimits
+) -> tuple[list[Decision], ReviewConfig]:
+    """The decisions and the configuration of a review; Rejected naming the field."""
+    decisions = _decisions(request)
+    config = _config(request, limits)
+    _check_total(config, len(decisions), limits)
+    return decisions, config
+
+
+def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
+    count, moves = len(request.observations), len(request.moves)
+    if count == 0:
+        raise Rejected(invalid_argument("observations", "is required: one per decision"))
+    if count > MAX_DECISIONS:
+        reason = f"at most {MAX_DECISIONS} decisions, not {count}"
+        raise Rejected(invalid_argument("observations", reason))
+    if moves != count:
+        reason = f"one move per observation: {count} observations, {moves} moves"
+        raise Rejected(invalid_argument("moves", reason))
+    seat = None
+    decisions = []
+    for i, (message, move) in enumerate(zip(request.observations, request.moves, strict=True)):
+        try:
+            observation = observation_from_proto(message)
+        except InvalidObservationError as err:
+            raise Rejected(invalid_argument(f"observations[{i}].{err.field}", err.reason)) from None
+        game, observer = observer_of(message)
+        try:
+            state = engine.state_from_observation(observation, seed=0)
+        except InvalidObservationError as err:
+            field = f"observations[{i}].{game}.{err.field}"
+            raise Rejected(invalid_argument(field, err.reason)) from None
+        seat = observer if seat is None else seat
+        if observer != seat or state.current_player != observer:
+            reason = (
+                f"is seat {observer}'s, not seat {seat}'s"
+                if observer != seat
+                else f"seat {observer} is not the player to act"
+            )
+            raise Rejected(invalid_argument(f"observations[{i}].{game}.observer", reason))
+        action = action_of(state, move, f"moves[{i}]")
+        decisions.append(Decision(observation, state.action_to_string(action)))
+    return decisions
+
+
+def _config(request: advisor_pb2.ReviewRequest, limits: ServerLimits) -> ReviewConfig:
+    defaults = ReviewConfig()
+    budgets = []
+    for name, budget, iterations in (
+        ("budget", request.budget, defaults.iterations),
+        ("deep_budget", request.deep_budget, defaults.deep_iterations),
+    ):
+        unset = budget.iterations == 0 and budget.seconds == 0
+        if unset:
+            iterations = min(iterations, limits.max_iterations)
+        try:
+            budgets.append(
+                effective_budget(
+                    limits,
+                    iterations if unset else budget.iterations,
+                    budget.seconds,
+                    budget.threads,
+                    None,
+                )
+            )
+        except BudgetError as err:
+            field = name + err.field.removeprefix("budget")
+            make = invalid_argument if err.negative else resource_exhausted
+            raise Rejected(make(field, err.reason)) from None
+    (iterations, seconds, threads), (deep_iterations, deep_seconds, deep_threads) = budgets
+    mistakes = request.mistakes if request.HasField("mistakes") else defaults.mistakes
+    if not 0 <= mistakes <= MAX_MISTAKES:
+        raise Rejected(invalid_argument("mistakes", f"must be within [0, {MAX_MISTAKES}]"))
+    config = ReviewConfig(
+        bot=request.bot or limits.default_bot,
+        iterations=iterations,
+        seconds=seconds,
+        deep_iterations=deep_iterations,
+        deep_seconds=deep_seconds,
+        mistakes=mistakes,
+        threads=max(threads, deep_threads),
+        seed=request.seed,
+    )
+    try:
+        for deep in (False, True):
+            search = config.search_config(1, deep)
+    except (ValueError, TypeError) as err:
+        reason = str(err)
+        if config.bot.partition(":")[0] not in SEARCH_BOTS:
+            reason = f"a review needs a search bot: {reason}"
+        raise Rejected(invalid_argument("bot", reason)) from None
+    try:
+        check_tree(limits, search.max_nodes)
+    except BudgetError as err:
+        raise Rejected(resource_exhausted("bot", str(err))) from None
+    return config
+
+
+def _check_total(config: ReviewConfig, decisions: int, limits: ServerLimits) -> None:
+    """RESOURCE_EXHAUSTED when the review's searches together ask for more than the limit."""
+    deep = min(config.mistakes, decisions)
+    iterations = decisions * config.iterations + deep * config.deep_iterations
+    seconds = decisions * config.seconds + deep * config.deep_seconds
+    if iterations > limits.max_review_iterations:
+        reason = (
+            f"{decisions} decisions at this budget take {iterations} iterations; the server's "
+            f"limit for a review is {limits.max_review_iterations}"
+        )
+        raise Rejected(resource_exhausted("budget.iterations", reason))
+    if seconds > limits.max_review_seconds:
+        reason = (
+            f"{decisions} decisions at this budget take {seconds:g} s; the server's limit for "
+            f"a review is {limits.max_review_seconds:g} s"
+        )
+        raise Rejected(resource_exhausted("budget.seconds", reason))
+
+
+async def run_review(
+    decisions: list[Decision],
+    config: ReviewConfig,
+    slots: SearchSlots,
+    time_left: float | None = None,
+) -> AsyncIterator[advisor_pb2.ReviewResponse]:
+    """The review's progress as it goes, then the review, in the slot the caller has taken
+    (given back when the review's thread ends). Closing the iterator stops the review; so
+    does the end of `time_left` seconds, and what was done is then the review."""
+    try:
+        reviewer = Reviewer(decisions, config)
+    except BaseException:
+        slots.release()
+        raise
+    slots.track(reviewer)
+    loop = asyncio.get_running_loop()
+    news: asyncio.Queue[Progress] = asyncio.Queue()
+
+    def report(progress: Progress) -> None:
+        loop.call_soon_threadsafe(news.put_nowait, progress)
+
+    worker = asyncio.ensure_future(asyncio.to_thread(reviewer.run, report))
+    worker.add_done_callback(lambda _: slots.ended(reviewer))
+    timer = loop.call_later(time_left, reviewer.cancel) if time_left is not None else None
+    done, total = 0, reviewer.total
+    waiting: asyncio.Future[Progress] | None = None
+    try:
+        while not worker.done() or not news.empty():
+            waiting = asyncio.ensure_future(news.get())
+            await asyncio.wait({waiting, worker}, return_when=asyncio.FIRST_COMPLETED)
+            if not waiting.done():
+                waiting.cancel()
+                continue
+            progress = waiting.result()
+            done, total = progress.done, progress.total
+            message = advisor_pb2.ReviewResponse(done=progress.done, total=progress.total)
+            if progress.point is not None:
+                message.point.CopyFrom(_point(progress.point))
+            yield message
+        review = worker.result()
+        yield advisor_pb2.ReviewResponse(
+            done=done,
+            total=total,
+            review=_review(review),
+        )
+    finally:
+        if waiting is not None:
+            waiting.cancel()
+        if timer is not None:
+            timer.cancel()
+        if not worker.done():
+            reviewer.cancel()
+            await asyncio.shield(worker)
+
+
+def _move(text: str) -> common_pb2.Move:
+    return common_pb2.Move(text=text)
+
+
+def _point(point: Point) -> advisor_pb2.ReviewPoint:
+    return advisor_pb2.ReviewPoint(
+        number=point.number,
+        move=_move(point.move),
+        win_chance=point.win_chance,
+        best=_move(point.best),
+        loss=point.loss,
+    )
+
+
+def _mistake(mistake: Mistake) -> advisor_pb2.ReviewMistake:
+    observation_class = engine.game(mistake.observation["game"]).observation_class
+    return advisor_pb2.ReviewMistake(
+        number=mistake.number,
+        move=_move(mistake.move),
+        best=_move(mistake.best),
+        loss=mistake.loss,
+        win_chance=mistake.win_chance,
+        observation=observation_to_proto(observation_class.from_json(mistake.observation)),
+        alternatives=[
+            common_pb2.MoveStatistics(move=_move(a.move), visits=a.visits, win_chance=a.win_chance)
+            for a in mistake.alternatives
+        ],
+    )
+
+
+def _review(review: Review) -> advisor_pb2.GameReview:
+    return advisor_pb2.GameReview(
+        seat=review.seat,
+        points=[_point(p) for p in review.points],
+        mistakes=[_mistake(m) for m in review.mistakes],
+        complete=review.complete,
+    )
+
+
+__all__ = ["MAX_DECISIONS", "MAX_MISTAKES", "read_request", "run_review"]

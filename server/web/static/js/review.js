@@ -1,0 +1,264 @@
+// The review of the observer's game: the page keeps the observer's decisions (the
+// observation before each move it played, and the move), or imports a game written by
+// `regent review --save-game`; the service's Review call searches each one from that seat's
+// information, streaming its progress; the page draws the win chance over the game (an
+// inline SVG) and lists the worst moments with their alternatives, each replayable.
+import { review } from "./api.js";
+import { el } from "./ui.js";
+
+const STORE = "regent.review.v1";
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+// What app.js lends: describeMove(text, observation), replay(observation), showProblem(err);
+// observations are regent.v1.Observation JSON ({game: position}).
+let page = null;
+let running = null; // the AbortController of the running review
+
+function decisions() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE));
+    if (saved && Array.isArray(saved.observations) && Array.isArray(saved.moves)) return saved;
+  } catch {
+    // a damaged entry: start afresh
+  }
+  return { observations: [], moves: [] };
+}
+
+function keep(game) {
+  localStorage.setItem(STORE, JSON.stringify(game));
+  showCount();
+}
+
+// The observer played `text` from `observation` (a regent.v1.Observation in JSON): one more
+// decision of the game under review. A position of another seat or game starts a new game.
+export function recordDecision(observation, text) {
+  const game = decisions();
+  const last = game.observations[game.observations.length - 1];
+  if (last && seatOf(last) !== seatOf(observation)) {
+    game.observations = [];
+    game.moves = [];
+  }
+  game.observations.push(observation);
+  game.moves.push({ text });
+  keep(game);
+}
+
+function seatOf(observation) {
+  const [gameId, body] = Object.entries(observation)[0] || [];
+  return `${gameId}:${body ? body.observer || 0 : ""}`;
+}
+
+function showCount() {
+  const count = decisions().moves.length;
+  $("review-count").textContent = count
+    ? `${count} of your moves recorded (each "I played it"), or import a game.`
+    : 'No moves recorded yet: play with "I played it", or import a game.';
+  $("review-start").disabled = !count || running !== null;
+}
+
+function budgets() {
+  const number = (id, low) => Math.max(low, Math.floor(Number($(id).value) || 0));
+  return {
+    budget: { iterations: number("review-iterations", 1) },
+    deep_budget: { iterations: number("review-deep", 1) },
+    mistakes: number("review-mistakes", 0),
+    seed: String(number("review-seed", 0)),
+  };
+}
+
+async function start() {
+  stop();
+  const game = decisions();
+  if (!game.moves.length) return;
+  const controller = new AbortController();
+  running = controller;
+  const points = [];
+  const bar = $("review-progress").firstElementChild;
+  bar.style.width = "0";
+  $("review-progress").classList.remove("hidden");
+  $("review-stop").classList.remove("hidden");
+  $("review-start").disabled = true;
+  $("review-status").textContent = "Reviewing…";
+  $("review-result").replaceChildren();
+  let final = null;
+  try {
+    await review(
+      { ...game, ...budgets() },
+      (message) => {
+        const done = Number(message.done || 0);
+        const total = Number(message.total || 0);
+        bar.style.width = `${total ? Math.min(100, (100 * done) / total) : 100}%`;
+        $("review-status").textContent = `Searching: ${done} of ${total} searches.`;
+        if (message.point) points.push(message.point);
+        if (message.review) final = message.review;
+        else drawChart(points, []);
+      },
+      controller.signal,
+    );
+  } catch (err) {
+    page.showProblem(err);
+  } finally {
+    if (running === controller) running = null;
+    $("review-stop").classList.add("hidden");
+    showCount();
+  }
+  if (final) show(final, game);
+  else if (controller.signal.aborted) {
+    $("review-status").textContent = `Stopped after ${points.length} decisions.`;
+    drawChart(points, []);
+  }
+}
+
+function stop() {
+  if (running) running.abort();
+  running = null;
+}
+
+function show(result, game) {
+  const points = result.points || [];
+  const mistakes = result.mistakes || [];
+  $("review-status").textContent =
+    `${result.complete ? "Done" : "Stopped"}: ${points.length} decisions, ` +
+    `${mistakes.length} ${mistakes.length === 1 ? "mistake" : "mistakes"} found.`;
+  $("review-progress").classList.add("hidden");
+  drawChart(points, mistakes);
+  const seen = game.observations[0] || null; // to name the moves
+  const list = el("ol", { class: "mistakes", id: "review-mistakes" }, ...mistakes.map((m) => mistake(m)));
+  const table = el(
+    "table",
+    { id: "review-table" },
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "loss"))),
+    el(
+      "tbody",
+      {},
+      ...points.map((p) =>
+        el(
+          "tr",
+          { "data-number": p.number, "data-move": p.move.text, "data-win": Number(p.win_chance || 0), "data-loss": Number(p.loss || 0) },
+          el("td", {}, p.number),
+          el("td", {}, page.describeMove(p.move.text, seen)),
+          el("td", {}, `${(100 * Number(p.win_chance || 0)).toFixed(1)}%`),
+          el("td", {}, (100 * Number(p.loss || 0)).toFixed(1)),
+        ),
+      ),
+    ),
+  );
+  $("review-result").replaceChildren(
+    el("h3", {}, mistakes.length ? "Worst moments" : "No move lost win chance against a deeper search."),
+    list,
+    el("details", { class: "review-all" }, el("summary", {}, "Every decision"), table),
+  );
+}
+
+function mistake(m) {
+  const observation = m.observation || {};
+  const describe = (text) => page.describeMove(text, observation);
+  const replay = el("button", { type: "button", "data-replay": m.number }, "Replay this position");
+  replay.onclick = () => page.replay(observation);
+  const rows = (m.alternatives || []).map((a) =>
+    el(
+      "tr",
+      { class: a.move.text === m.best.text ? "best" : a.move.text === m.move.text ? "played" : "", "data-move": a.move.text },
+      el("td", {}, describe(a.move.text)),
+      el("td", {}, `${(100 * Number(a.win_chance || 0)).toFixed(1)}%`),
+      el("td", {}, Number(a.visits || 0).toLocaleString()),
+    ),
+  );
+  return el(
+    "li",
+    { "data-number": m.number, "data-loss": Number(m.loss || 0) },
+    el("p", {}, el("strong", {}, `Decision ${m.number}: `), `you played ${describe(m.move.text)} `,
+      `(${(100 * Number(m.win_chance || 0)).toFixed(1)}%); best: ${describe(m.best.text)}, `,
+      el("strong", {}, `${(100 * Number(m.loss || 0)).toFixed(1)} points`), " of win chance lost."),
+    el("table", { class: "alternatives" },
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "win chance"), el("th", {}, "simulations"))),
+      el("tbody", {}, ...rows)),
+    replay,
+  );
+}
+
+// -- the chart ---------------------------------------------------------------------------
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+// The win chance after each decision, 0 to 100% upwards, decisions left to right; the
+// worst moments in the mistake colour.
+function drawChart(points, mistakes) {
+  const width = 600;
+  const height = 240;
+  const left = 40;
+  const right = 10;
+  const top = 10;
+  const bottom = 30;
+  const flagged = new Set(mistakes.map((m) => m.number));
+  const last = Math.max(1, ...points.map((p) => p.number));
+  const x = (n) => left + ((width - left - right) * (last === 1 ? 0.5 : (n - 1) / (last - 1)));
+  const y = (chance) => top + (height - top - bottom) * (1 - chance);
+  const grid = [0, 0.5, 1].flatMap((level) => [
+    svg("line", { class: "grid", x1: left, x2: width - right, y1: y(level), y2: y(level) }),
+    svg("text", { class: "label", x: left - 6, y: y(level) + 4, "text-anchor": "end" }, `${100 * level}%`),
+  ]);
+  const line = svg("polyline", {
+    class: "line",
+    points: points.map((p) => `${x(p.number).toFixed(1)},${y(Number(p.win_chance || 0)).toFixed(1)}`).join(" "),
+  });
+  const dots = points.map((p) =>
+    svg(
+      "circle",
+      { class: flagged.has(p.number) ? "dot mistake" : "dot", cx: x(p.number), cy: y(Number(p.win_chance || 0)), r: flagged.has(p.number) ? 6 : 3, "data-number": p.number },
+      svg("title", {}, `Decision ${p.number}: ${p.move.text}, ${(100 * Number(p.win_chance || 0)).toFixed(1)}% after`),
+    ),
+  );
+  const axis = svg("text", { class: "label", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, "decision");
+  const chart = svg(
+    "svg",
+    { id: "review-svg", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `win chance after each of ${points.length} decisions` },
+    ...grid,
+    line,
+    ...dots,
+    axis,
+  );
+  $("review-chart").replaceChildren(chart);
+}
+
+// -- import ------------------------------------------------------------------------------
+
+async function importGame() {
+  const file = $("review-file").files[0];
+  if (!file) return;
+  let data;
+  try {
+    data = JSON.parse(await file.text());
+  } catch (err) {
+    page.showProblem({ status: 400, message: `The file is not JSON: ${err.message}` });
+    return;
+  }
+  const ok = data && Array.isArray(data.observations) && Array.isArray(data.moves) && data.observations.length === data.moves.length;
+  if (!ok) {
+    page.showProblem({ status: 400, message: "Not a game: expected observations and moves, one move each (regent review --save-game)." });
+    return;
+  }
+  keep({ observations: data.observations, moves: data.moves.map((m) => ({ text: m.text })) });
+  $("review-file").value = "";
+}
+
+export function initReview(lent) {
+  page = lent;
+  $("review-start").onclick = start;
+  $("review-stop").onclick = stop;
+  $("review-file").onchange = importGame;
+  $("review-forget").onclick = () => {
+    stop();
+    keep({ observations: [], moves: [] });
+    $("review-chart").replaceChildren();
+    $("review-result").replaceChildren();
+    $("review-status").textContent = "";
+  };
+  showCount();
+}

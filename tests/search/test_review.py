@@ -1,0 +1,131 @@
+"""The review of one seat's game (`search.review`): a deliberately bad move is flagged, the
+chart has one point per decision, and only the seat's information counts (the review from
+the true game equals the review from the same observations, sent through JSON)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import engine
+from clients.tournament.play import play_game
+from search.bots import make_bot
+from search.review import (
+    Decision,
+    ReviewConfig,
+    Reviewer,
+    ReviewError,
+    decisions_of_game,
+    review,
+)
+
+FAST = ReviewConfig(iterations=150, deep_iterations=600, mistakes=3, seed=4)
+
+
+def kuhn_fold_with_the_king() -> tuple[engine.State, list[str]]:
+    """Kuhn poker, seed 1: player 0 holds the King, checks, faces a bet and folds it (the
+    worst move there is: calling always wins)."""
+    state = engine.new_game("kuhn_poker", 2, seed=1)
+    assert state.observation(0).card == "K"
+    return state, ["check", "bet", "fold"]
+
+
+def test_a_deliberately_bad_move_is_flagged() -> None:
+    state, moves = kuhn_fold_with_the_king()
+    decisions = decisions_of_game(state, moves, seat=0)
+    assert [d.move for d in decisions] == ["check", "fold"]
+    result = review(decisions, FAST)
+    assert result.complete and result.seat == 0
+    assert [p.number for p in result.points] == [1, 2]
+    worst = result.mistakes[0]
+    assert (worst.number, worst.move, worst.best) == (2, "fold", "call")
+    assert worst.loss > 0.9 and worst.win_chance == 0.0
+    assert {a.move for a in worst.alternatives} == {"fold", "call"}
+    assert worst.observation == decisions[1].observation.to_json()
+
+
+@pytest.fixture(scope="module", params=[("royal_cities", 2), ("citadels", 4)])
+def played(request: pytest.FixtureRequest) -> tuple[engine.State, list[str]]:
+    """A seeded game of heuristic bots, from its deal."""
+    game, players = request.param
+    result = play_game(game, ["heuristic"] * players, 11, None, players, make_bot)
+    return engine.new_game(game, players, seed=11), list(result.moves)
+
+
+def test_one_point_per_decision(played: tuple[engine.State, list[str]]) -> None:
+    state, moves = played
+    decisions = decisions_of_game(state, moves, seat=1)
+    replay = state.clone()
+    choices = 0
+    for text in moves:
+        if replay.current_player == 1 and len(replay.legal_actions()) > 1:
+            choices += 1
+        replay.apply_action(replay.string_to_action(text))
+    result = review(decisions, FAST)
+    assert len(result.points) == choices
+    assert [p.number for p in result.points] == list(range(1, choices + 1))
+    assert all(0.0 <= p.win_chance <= 1.0 and p.loss >= 0.0 for p in result.points)
+    assert len(result.mistakes) <= FAST.mistakes
+    assert [m.loss for m in result.mistakes] == sorted((m.loss for m in result.mistakes),
+                                                       reverse=True)  # fmt: skip
+
+
+def test_only_the_seats_information_counts(played: tuple[engine.State, list[str]]) -> None:
+    """The same review from the true game and from its observations sent through JSON, and
+    twice from the same input (seeded)."""
+    state, moves = played
+    from_game = review(decisions_of_game(state, moves, seat=0), FAST)
+    observation_class = engine.game(state.observation(0).game).observation_class
+    sent = [
+        Decision(observation_class.from_json(d.observation.to_json()), d.move)
+        for d in decisions_of_game(state, moves, seat=0)
+    ]
+    assert review(sent, FAST) == from_game
+    assert review(sent, FAST) == from_game
+
+
+def test_stopping_keeps_what_is_done(played: tuple[engine.State, list[str]]) -> None:
+    state, moves = played
+    reviewer = Reviewer(decisions_of_game(state, moves, seat=0), FAST)
+    seen: list[int] = []
+
+    def stop_after_three(progress) -> None:
+        seen.append(progress.done)
+        if progress.done == 3:
+            reviewer.cancel()
+
+    result = reviewer.run(stop_after_three)
+    assert not result.complete
+    assert [p.number for p in result.points] == [1, 2, 3]
+    full = review(decisions_of_game(state, moves, seat=0), FAST)
+    assert result.points == full.points[:3]
+
+
+def test_a_review_can_be_stopped_from_another_thread(
+    played: tuple[engine.State, list[str]],
+) -> None:
+    state, moves = played
+    slow = ReviewConfig(iterations=10**9, deep_iterations=10**9)
+    reviewer = Reviewer(decisions_of_game(state, moves, seat=0), slow)
+    threading.Timer(0.2, reviewer.cancel).start()
+    result = reviewer.run()
+    assert not result.complete and result.points == ()
+
+
+def test_bad_decisions_name_the_field() -> None:
+    state, moves = kuhn_fold_with_the_king()
+    decisions = decisions_of_game(state, moves, seat=0)
+    with pytest.raises(ReviewError) as caught:
+        Reviewer([decisions[0], Decision(decisions[1].observation, "raise")], FAST)
+    assert caught.value.field == "decisions[1].move"
+    with pytest.raises(ReviewError) as caught:
+        Reviewer([decisions[0], Decision(decisions[0].observation, "fold")], FAST)
+    assert caught.value.field == "decisions[1].move"
+    other = engine.new_game("kuhn_poker", 2, seed=1)
+    other.apply_action(other.string_to_action("check"))
+    with pytest.raises(ReviewError) as caught:
+        Reviewer([decisions[0], Decision(other.observation(1), "bet")], FAST)
+    assert caught.value.field == "decisions[1].observation"
+    with pytest.raises(ValueError, match="unknown bot"):
+        Reviewer(decisions, ReviewConfig(bot="nobody"))

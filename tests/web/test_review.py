@@ -1,0 +1,173 @@
+"""The page's review in headless Chromium, on a laptop and a phone screen: a finished game of
+a short tournament, written by `regent review --save-game` and imported, reviewed through
+the gateway's /api/review; the chart and the mistakes list render, and the numbers are the
+command line's for the same seeds and budgets. A review can be stopped (its search slot is
+freed). Screenshots: tests/artifacts/web/<viewport>-review-*.png."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.web.gateway import STREAMING
+from tests.clients.test_review_command import record as record  # the tournament fixture
+from tests.clients.test_review_command import regent
+from tests.server.conftest import RunningServer
+from tests.web.conftest import GatewayThread, http
+from tests.web.test_page import VIEWPORTS
+
+BUDGET = {"review-iterations": "120", "review-deep": "400", "review-mistakes": "2",
+          "review-seed": "5"}  # fmt: skip
+FLAGS = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "--seed", "5")
+
+
+@pytest.fixture(scope="module")
+def reviewed(record: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """Game 0, seat 0 of the record: the game file the page imports, and the CLI's output."""
+    out = tmp_path_factory.mktemp("review")
+    game = out / "game.json"
+    result = regent("review", str(record), "--index", "0", "--seat", "0", *FLAGS,
+                    "--chart", str(out / "chart.png"), "--save-game", str(game),
+                    timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return game, result.stdout
+
+
+def cli_rows(output: str) -> list[tuple[int, str, float, float]]:
+    """(number, move, win %, loss in points) of the CLI's table."""
+    rows = []
+    for line in output.split("\n\n")[1].splitlines()[1:]:
+        words = line.split()
+        flagged = words[-1] == "*"
+        words = words[:-1] if flagged else words
+        rows.append((int(words[0]), " ".join(words[1:-2]), float(words[-2][:-1]), float(words[-1])))
+    return rows
+
+
+def cli_mistakes(output: str) -> list[tuple[int, float]]:
+    """(decision, points lost) of the CLI's worst moments."""
+    found = []
+    for line in output.splitlines():
+        if line.startswith("Decision "):
+            number = int(line.split()[1].rstrip(":"))
+            lost = float(line.rsplit(": ", 1)[1].split()[0])
+            found.append((number, lost))
+    return found
+
+
+class Tab:
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+        page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def tab(request, browser, web: GatewayThread, artifacts: Path):
+    context = browser.new_context(viewport=VIEWPORTS[request.param], has_touch=True)
+    page = context.new_page()
+    page.goto(web.url + "/")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#setup .deck-card")
+    wrapped = Tab(page)
+    wrapped.name = request.param
+    wrapped.shots = artifacts
+    yield wrapped
+    context.close()
+    assert not wrapped.errors, wrapped.errors
+
+
+def settings(page: Any, values: dict[str, str]) -> None:
+    page.click(".review-settings summary")
+    for field, value in values.items():
+        page.fill(f"#{field}", value)
+
+
+def test_the_page_reviews_a_finished_game_as_the_cli_does(
+    tab: Tab, reviewed: tuple[Path, str]
+) -> None:
+    game, output = reviewed
+    page = tab.page
+    page.set_input_files("#review-file", str(game))
+    moves = len(json.loads(game.read_text())["moves"])
+    page.wait_for_function(
+        "n => document.getElementById('review-count').textContent.startsWith(n + ' ')",
+        arg=moves,
+    )
+    settings(page, BUDGET)
+    page.click("#review-start")
+    page.wait_for_function(
+        "() => document.getElementById('review-status').textContent.startsWith('Done')",
+        timeout=120_000,
+    )
+    page.screenshot(path=str(tab.shots / f"{tab.name}-review-done.png"), full_page=True)
+
+    rows = cli_rows(output)
+    assert page.locator("#review-svg circle.dot").count() == len(rows)
+    assert page.locator("#review-svg polyline.line").count() == 1
+    shown = page.eval_on_selector_all(
+        "#review-table tbody tr",
+        "rows => rows.map(r => [Number(r.dataset.number), r.dataset.move,"
+        " Number(r.dataset.win), Number(r.dataset.loss)])",
+    )
+    assert [(n, m) for n, m, _, _ in shown] == [(n, m) for n, m, _, _ in rows]
+    for (_, _, win, loss), (_, _, cli_win, cli_loss) in zip(shown, rows, strict=True):
+        assert abs(100 * win - cli_win) <= 0.051 and abs(100 * loss - cli_loss) <= 0.051
+
+    mistakes = cli_mistakes(output)
+    listed = page.eval_on_selector_all(
+        "#review-mistakes > li",
+        "items => items.map(i => [Number(i.dataset.number), Number(i.dataset.loss)])",
+    )
+    assert [n for n, _ in listed] == [n for n, _ in mistakes]
+    for (_, loss), (_, cli_loss) in zip(listed, mistakes, strict=True):
+        assert abs(100 * loss - cli_loss) <= 0.051
+    assert page.locator("#review-svg circle.mistake").count() == len(mistakes)
+    if mistakes:
+        first = page.locator("#review-mistakes > li").first
+        assert first.locator("table.alternatives tbody tr").count() >= 2
+        first.locator("[data-replay]").click()
+        page.wait_for_function(
+            "() => document.getElementById('notice').textContent.includes('that decision')"
+        )
+        page.wait_for_function(
+            "() => !['…', ''].includes(document.getElementById('legal').textContent)"
+        )
+        assert page.is_hidden("#problem")
+        page.screenshot(path=str(tab.shots / f"{tab.name}-review-replay.png"), full_page=True)
+
+
+def test_a_review_can_be_stopped(
+    tab: Tab, reviewed: tuple[Path, str], service: RunningServer
+) -> None:
+    page = tab.page
+    page.set_input_files("#review-file", str(reviewed[0]))
+    page.wait_for_function("() => !document.getElementById('review-start').disabled")
+    settings(page, {"review-iterations": "150000"})
+    page.click("#review-start")
+    page.wait_for_selector("#review-stop:not(.hidden)")
+    page.wait_for_selector("#review-svg circle.dot")
+    page.click("#review-stop")
+    page.wait_for_function(
+        "() => document.getElementById('review-status').textContent.startsWith('Stopped')"
+    )
+    assert service.wait_idle() < 3.0
+    assert page.is_hidden("#review-stop")
+
+
+def test_the_review_route_checks_its_input(web: GatewayThread) -> None:
+    assert "/api/review" in STREAMING
+    answer = http(web.url + "/api/review", {"observations": [], "moves": []})
+    assert answer.status == 400
+    assert answer.json["error"]["fields"][0]["field"] == "observations"
+    answer = http(web.url + "/api/review", {"observations": "x"})
+    assert answer.status == 400
+    assert answer.json["error"]["fields"][0]["field"] == "observations"
