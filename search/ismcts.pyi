@@ -3,6 +3,8 @@
 from enum import IntEnum
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from engine.interface import State
 
 class Mode(IntEnum):
@@ -10,6 +12,7 @@ class Mode(IntEnum):
     MODE_SO = 1
     MODE_PIMC = 2
 
+@disjoint_base
 class CancelToken:
     """Raise it from any thread: running searches stop within milliseconds."""
 
@@ -17,6 +20,7 @@ class CancelToken:
     @property
     def cancelled(self) -> bool: ...
 
+@disjoint_base
 class SearchRun:
     def __init__(
         self,
