@@ -12,6 +12,7 @@ from typing import Any, Protocol, TypeVar, cast
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
+from engine.options import Options
 from regent.v1 import common_pb2
 
 #: A known card and the field of the observation that holds it.
@@ -41,7 +42,7 @@ def cards_of(places: Counter[Place]) -> Counter[str]:
 
 
 M = TypeVar("M", bound=Message)
-R = TypeVar("R")
+R = TypeVar("R", bound=Options)
 E = TypeVar("E", bound=int)
 
 
@@ -63,7 +64,7 @@ def rules_of_message(msg: Message, rules_class: type[R]) -> R:
     """A rules message as the engine's dataclass; an unset `optional` field takes the
     dataclass default."""
     values: dict[str, bool] = {}
-    for f in fields(rules_class):  # type: ignore[arg-type]
+    for f in fields(rules_class):
         if msg.DESCRIPTOR.fields_by_name[f.name].has_presence and not msg.HasField(f.name):
             continue
         values[f.name] = bool(getattr(msg, f.name))

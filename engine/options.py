@@ -19,8 +19,11 @@ class Options:
     """Mixed into each game's frozen `RulesConfig` dataclass."""
 
     if TYPE_CHECKING:
-        # What makes the class a dataclass to `fields` and `asdict` (the subclass sets it).
+        # What each game's subclass, a dataclass of bool options, provides: the fields
+        # that make it a dataclass to `fields` and `asdict`, and its constructor.
         __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+        def __init__(self, **options: bool) -> None: ...
 
     @classmethod
     def options(cls) -> list[tuple[str, bool, str]]:

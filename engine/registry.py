@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from engine.interface import State
+from engine.options import Options
 
 #: A game's own test for a position: a fresh state or one player's observation of it.
 Accept = Callable[[Any, State], bool]
@@ -49,7 +50,7 @@ class GameSpec:
     player_counts: tuple[int, ...]
     state_class: type
     #: A frozen dataclass of rules switches (see engine.options.Options).
-    rules_class: type
+    rules_class: type[Options]
     #: The typed observation, with `to_json()` and `from_json()`.
     observation_class: type
     #: `(observation, seed, draws) -> State`: a game continued from one player's view.

@@ -25,6 +25,6 @@ def action_of(state: State, move: common_pb2.Move) -> int:
         action = by_text
     if action not in state.legal_actions():
         field = "move.text" if move.text else "move.id"
-        reason = f"not a legal move now (decision: {state.phase})"  # type: ignore[attr-defined]
+        reason = f"not a legal move now (decision: {state.phase})"
         raise Rejected(invalid_argument(field, reason))
     return action
