@@ -17,11 +17,11 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from google.protobuf.descriptor import FieldDescriptor
@@ -175,10 +175,18 @@ def _match_requests(channel: grpc.Channel, rng: random.Random) -> list[tuple[str
         for seat in created.tokens:
             tokens.append(seat.token)
             ids = {"match_id": created.match_id, "token": seat.token}
-            out.append((MATCHES + "GetView", matches_pb2.GetViewRequest(**ids)))
+            out.append(
+                (
+                    MATCHES + "GetView",
+                    matches_pb2.GetViewRequest(match_id=created.match_id, token=seat.token),
+                )
+            )
             out.append((MATCHES + "Watch", matches_pb2.WatchRequest(**ids)))
             out.append((MATCHES + "Resign", matches_pb2.ResignRequest(**ids)))
-            seen = view(matches_pb2.GetViewRequest(**ids), timeout=CALL_SECONDS)
+            seen = view(
+                matches_pb2.GetViewRequest(match_id=created.match_id, token=seat.token),
+                timeout=CALL_SECONDS,
+            )
             move = rng.choice(seen.legal_moves) if seen.legal_moves else common_pb2.Move(id=0)
             out.append(
                 (
@@ -202,7 +210,9 @@ STRINGS = ["", " ", "\x00", "é" * 70, "x" * 5000, "stop", "play hand red-9", ".
 def _paths(message: Message, prefix: tuple = ()) -> list[tuple[Message, FieldDescriptor]]:
     """Every (message, field) within `message`, set or not, to any depth (set messages only)."""
     out = []
-    for descriptor in message.DESCRIPTOR.fields:
+    # types-protobuf types DESCRIPTOR as either implementation's (python or upb); upb's
+    # field descriptors are `FieldDescriptor`s too at runtime (isinstance says so).
+    for descriptor in cast(Sequence[FieldDescriptor], message.DESCRIPTOR.fields):
         out.append((message, descriptor))
         if descriptor.type != FieldDescriptor.TYPE_MESSAGE:
             continue
@@ -226,7 +236,9 @@ def _scalar(rng: random.Random, descriptor: FieldDescriptor) -> Any:
     if kind == FieldDescriptor.TYPE_BYTES:
         return rng.randbytes(rng.randrange(16))
     if kind == FieldDescriptor.TYPE_ENUM:
-        return rng.choice([*(v.number for v in descriptor.enum_type.values), 99, -5])
+        enum = descriptor.enum_type
+        assert enum is not None, "an enum field has its enum type"
+        return rng.choice([*(v.number for v in enum.values), 99, -5])
     value = rng.choice(INTS)
     unsigned = kind in (FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_UINT64,
                         FieldDescriptor.TYPE_FIXED32, FieldDescriptor.TYPE_FIXED64)  # fmt: skip

@@ -29,22 +29,20 @@ def _bench(args: argparse.Namespace) -> int:
         game = args.game.replace("-", "_") if args.game else None
         run_service(args.iterations, args.calls, clients, args.json, args.max_searches, game)
         return 0
-    if args.target == "engine":
-        from bench.engine import run
-    else:
-        from bench.search import run
     import engine
 
     chosen = [engine.game(args.game)] if args.game else engine.games()
-    run(
-        {
-            spec.name: list(args.players or spec.bench_players.get(args.target, ()))
-            for spec in chosen
-        },
-        args.seconds,
-        args.seed,
-        args.json,
-    )
+    games = {
+        spec.name: list(args.players or spec.bench_players.get(args.target, ())) for spec in chosen
+    }
+    if args.target == "engine":
+        from bench.engine import run as run_engine
+
+        run_engine(games, args.seconds, args.seed, args.json)
+    else:
+        from bench.search import run as run_search
+
+        run_search(games, args.seconds, args.seed, args.json)
     return 0
 
 

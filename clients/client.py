@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import grpc
 from google.protobuf.message import Message
@@ -27,6 +27,32 @@ EngineObservation = Any
 __all__ = ["FieldViolation", "RegentClient", "RegentError", "Stream", "seat_spec"]
 
 T = TypeVar("T")
+Q = TypeVar("Q")
+R = TypeVar("R")
+_Unary = grpc.UnaryUnaryMultiCallable
+_Streaming = grpc.UnaryStreamMultiCallable
+
+
+class _AdvisorStub(Protocol):
+    """The calls of the generated `AdvisorServiceStub` that the client makes (the generated
+    gRPC module has no types)."""
+
+    Recommend: _Unary[advisor_pb2.RecommendRequest, advisor_pb2.RecommendResponse]
+    Analyze: _Streaming[advisor_pb2.AnalyzeRequest, advisor_pb2.AnalyzeResponse]
+    LegalMoves: _Unary[advisor_pb2.LegalMovesRequest, advisor_pb2.LegalMovesResponse]
+    ListGames: _Unary[advisor_pb2.ListGamesRequest, advisor_pb2.ListGamesResponse]
+    Review: _Streaming[advisor_pb2.ReviewRequest, advisor_pb2.ReviewResponse]
+
+
+class _MatchStub(Protocol):
+    """The calls of the generated `MatchServiceStub` that the client makes."""
+
+    CreateMatch: _Unary[matches_pb2.CreateMatchRequest, matches_pb2.CreateMatchResponse]
+    GetView: _Unary[matches_pb2.GetViewRequest, matches_pb2.GetViewResponse]
+    Play: _Unary[matches_pb2.PlayRequest, matches_pb2.PlayResponse]
+    Watch: _Streaming[matches_pb2.WatchRequest, matches_pb2.WatchResponse]
+    ListMatches: _Unary[matches_pb2.ListMatchesRequest, matches_pb2.ListMatchesResponse]
+    Resign: _Unary[matches_pb2.ResignRequest, matches_pb2.ResignResponse]
 
 
 @dataclass(frozen=True)
@@ -114,13 +140,16 @@ def seat_spec(spec: str) -> matches_pb2.SeatSpec:
     return matches_pb2.SeatSpec(bot=spec)
 
 
-def _game(game: str | int) -> int:
+def _game(game: str | int) -> common_pb2.Game:
     """The Game enum number of a game named as the engine names it (dashes for underscores
     too), or the number itself."""
+    # protoc's stubs type an enum's numbers as its class, and `Value` as a plain int.
     if isinstance(game, int):
-        return game
+        return cast(common_pb2.Game, game)
     try:
-        return common_pb2.Game.Value("GAME_" + game.strip().upper().replace("-", "_"))
+        return cast(
+            common_pb2.Game, common_pb2.Game.Value("GAME_" + game.strip().upper().replace("-", "_"))
+        )
     except ValueError:
         raise ValueError(f"unknown game {game!r}") from None
 
@@ -148,7 +177,7 @@ def _set_rules(
     if found is None:
         return
     message = found.RULES_MESSAGE
-    rules_msg = rules if isinstance(rules, message) else message(**rules)
+    rules_msg = rules if isinstance(rules, Message) else message(**rules)
     getattr(request, found.RULES_FIELD).CopyFrom(rules_msg)
 
 
@@ -166,8 +195,8 @@ class RegentClient:
     def __init__(self, address: str = "127.0.0.1:50051") -> None:
         self.address = address
         self.channel = grpc.insecure_channel(address)
-        self._advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
-        self._matches = matches_pb2_grpc.MatchServiceStub(self.channel)
+        self._advisor: _AdvisorStub = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
+        self._matches: _MatchStub = matches_pb2_grpc.MatchServiceStub(self.channel)
 
     def close(self) -> None:
         self.channel.close()
@@ -187,7 +216,7 @@ class RegentClient:
                 grpc.StatusCode.UNAVAILABLE, f"no server at {self.address} after {timeout} s"
             ) from None
 
-    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+    def _call(self, method: _Unary[Q, R], request: Q, timeout: float | None) -> R:
         try:
             return method(request, timeout=timeout)
         except grpc.RpcError as err:

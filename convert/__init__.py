@@ -26,7 +26,7 @@ import engine
 from convert.adapter import Converter
 from engine.errors import InvalidObservationError
 from engine.registry import GameSpec
-from regent.v1 import advisor_pb2
+from regent.v1 import advisor_pb2, common_pb2
 
 __all__ = [
     "Converter",
@@ -73,7 +73,7 @@ def _by_oneof() -> dict[str, tuple[str, Converter]]:
     return {c.ONEOF: (spec.name, c) for spec in served_games() if (c := converter(spec.name))}
 
 
-def game_number(game: str) -> int:
+def game_number(game: str) -> common_pb2.Game:
     """The `regent.v1.Game` enum number of a served game."""
     return _served(game).GAME
 

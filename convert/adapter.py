@@ -7,9 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
+
+from engine.options import Options
+from regent.v1 import common_pb2
 
 #: A known card and the field of the observation that holds it.
 Place = tuple[str, str]
@@ -38,7 +42,17 @@ def cards_of(places: Counter[Place]) -> Counter[str]:
 
 
 M = TypeVar("M", bound=Message)
-R = TypeVar("R")
+R = TypeVar("R", bound=Options)
+E = TypeVar("E", bound=int)
+
+
+def enum_numbers(enum: type[E], prefix: str, names: Iterable[str]) -> dict[str, E]:
+    """A proto enum's numbers by the engine's names (`trading-post` is PREFIX_TRADING_POST),
+    looked up by name so that the proto's numbering is not assumed."""
+    # The generated stubs make an enum a class of its values; at runtime it is its wrapper,
+    # whose `Value` the stubs type as a plain int.
+    wrapper = cast(EnumTypeWrapper, enum)
+    return {n: cast(E, wrapper.Value(prefix + n.upper().replace("-", "_"))) for n in names}
 
 
 def rules_message(rules: Any, message: type[M]) -> M:
@@ -50,7 +64,7 @@ def rules_of_message(msg: Message, rules_class: type[R]) -> R:
     """A rules message as the engine's dataclass; an unset `optional` field takes the
     dataclass default."""
     values: dict[str, bool] = {}
-    for f in fields(rules_class):  # type: ignore[arg-type]
+    for f in fields(rules_class):
         if msg.DESCRIPTOR.fields_by_name[f.name].has_presence and not msg.HasField(f.name):
             continue
         values[f.name] = bool(getattr(msg, f.name))
@@ -100,7 +114,7 @@ class Converter(Protocol):
     conventions of `convert` (snake_case, dots, `[i]`), relative to the game's message."""
 
     #: The game's `regent.v1.Game` enum number.
-    GAME: int
+    GAME: common_pb2.Game
     #: Its field of the `regent.v1.Observation` oneof `game`.
     ONEOF: str
     #: Its field of `CreateMatchRequest`, and that field's message class.

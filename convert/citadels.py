@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from convert.adapter import Place, TableRules, add_places, rules_message, rules_of_message
+from convert.adapter import (
+    Place,
+    TableRules,
+    add_places,
+    enum_numbers,
+    rules_message,
+    rules_of_message,
+)
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, DISTRICTS, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
@@ -30,17 +37,16 @@ RULES_FIELD = "citadels_rules"
 RULES_MESSAGE = citadels_pb2.CitadelsRules
 
 
-def _numbers(enum: object, prefix: str, names: Iterable[str]) -> dict[str, int]:
-    """Enum numbers by the engine's names, looked up by name (the numbering is not assumed)."""
-    return {n: enum.Value(prefix + n.upper().replace("-", "_")) for n in names}  # type: ignore[attr-defined]
-
-
-_DISTRICT_NUMBER = _numbers(_pb.CitadelsDistrict, "CITADELS_DISTRICT_", DISTRICT_NAMES)
+_DISTRICT_NUMBER = enum_numbers(_pb.CitadelsDistrict, "CITADELS_DISTRICT_", DISTRICT_NAMES)
 #: Number -> (kind, name): the kind is the engine's sort key.
-_DISTRICT = {n: (DISTRICT_NAMES.index(d), d) for d, n in _DISTRICT_NUMBER.items()}
-_CHARACTER_NUMBER = _numbers(_pb.CitadelsCharacter, "CITADELS_CHARACTER_", CHARACTERS)
-_CHARACTER = {n: (CHARACTERS.index(c), c) for c, n in _CHARACTER_NUMBER.items()}
-_PHASE_NUMBER = _numbers(_pb.CitadelsPhase, "CITADELS_PHASE_", PHASES)
+_DISTRICT: dict[int, tuple[int, str]] = {
+    n: (DISTRICT_NAMES.index(d), d) for d, n in _DISTRICT_NUMBER.items()
+}
+_CHARACTER_NUMBER = enum_numbers(_pb.CitadelsCharacter, "CITADELS_CHARACTER_", CHARACTERS)
+_CHARACTER: dict[int, tuple[int, str]] = {
+    n: (CHARACTERS.index(c), c) for c, n in _CHARACTER_NUMBER.items()
+}
+_PHASE_NUMBER = enum_numbers(_pb.CitadelsPhase, "CITADELS_PHASE_", PHASES)
 _PHASE_NAME = {n: p for p, n in _PHASE_NUMBER.items()}
 
 
@@ -56,20 +62,20 @@ def rules_from_proto(msg: citadels_pb2.CitadelsRules) -> RulesConfig:
 # -- engine -> proto ---------------------------------------------------------------
 
 
-def _districts(names: Iterable[str]) -> list[int]:
+def _districts(names: Iterable[str]) -> list[citadels_pb2.CitadelsDistrict]:
     return [_DISTRICT_NUMBER[n] for n in names]
 
 
-def _characters(names: Iterable[str]) -> list[int]:
+def _characters(names: Iterable[str]) -> list[citadels_pb2.CitadelsCharacter]:
     return [_CHARACTER_NUMBER[c] for c in names]
 
 
-def _opt_district(name: str | None) -> int:
-    return 0 if name is None else _DISTRICT_NUMBER[name]
+def _opt_district(name: str | None) -> citadels_pb2.CitadelsDistrict:
+    return _pb.CITADELS_DISTRICT_UNSPECIFIED if name is None else _DISTRICT_NUMBER[name]
 
 
-def _opt_character(name: str | None) -> int:
-    return 0 if name is None else _CHARACTER_NUMBER[name]
+def _opt_character(name: str | None) -> citadels_pb2.CitadelsCharacter:
+    return _pb.CITADELS_CHARACTER_UNSPECIFIED if name is None else _CHARACTER_NUMBER[name]
 
 
 def observation_to_proto(obs: Observation) -> citadels_pb2.CitadelsObservation:

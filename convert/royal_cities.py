@@ -21,6 +21,7 @@ from convert.adapter import (
     Place,
     TableRules,
     add_places,
+    enum_numbers,
     rules_message,
     rules_of_message,
 )
@@ -44,21 +45,17 @@ RULES_FIELD = "royal_cities_rules"
 RULES_MESSAGE = royal_cities_pb2.RoyalCitiesRules
 
 # Enum numbers, looked up by name so that the proto's numbering is not assumed.
-_COLOUR_NUMBER: dict[str, int] = {
-    c: _pb.RoyalCitiesColour.Value(f"ROYAL_CITIES_COLOUR_{c.upper()}") for c in COLOURS
-}
+_COLOUR_NUMBER = enum_numbers(_pb.RoyalCitiesColour, "ROYAL_CITIES_COLOUR_", COLOURS)
 _COLOUR_NAME: dict[int, str] = {n: c for c, n in _COLOUR_NUMBER.items()}
 _CITY_NAME: dict[int, str] = {_COLOUR_NUMBER[c]: c for c in CITY_COLOURS}
-_PHASE_NUMBER: dict[str, int] = {
-    p: _pb.RoyalCitiesPhase.Value(f"ROYAL_CITIES_PHASE_{p.upper()}") for p in PHASES
-}
+_PHASE_NUMBER = enum_numbers(_pb.RoyalCitiesPhase, "ROYAL_CITIES_PHASE_", PHASES)
 _PHASE_NAME: dict[int, str] = {n: p for p, n in _PHASE_NUMBER.items()}
 #: Who may own the Knight's white card in `Decision.knight_from`.
 _KNIGHT_OWNERS = ("p0", "p1", "p2", "p3", "regent")
 _NUM_CITIES = len(CITY_COLOURS)
 #: Every card: name -> (colour number, value), and (colour number, value) -> (kind, name).
 #: Observations hold dozens of cards, so looking them up beats parsing them several times over.
-_CARD_FIELDS: dict[str, tuple[int, int]] = {
+_CARD_FIELDS: dict[str, tuple[royal_cities_pb2.RoyalCitiesColour, int]] = {
     f"{c}-{v}": (_COLOUR_NUMBER[c], v) for c in COLOURS for v in range(7)
 }
 _CARD_KIND: dict[tuple[int, int], tuple[int, str]] = {

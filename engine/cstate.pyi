@@ -2,12 +2,15 @@
 
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from engine.interface import State
 
 TERMINAL: int
 
 def seed64(seed: int) -> int: ...
 
+@disjoint_base
 class CState:
     """The parts of the game interface written once over each game's C interface."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from engine.errors import InvalidObservationError
@@ -41,7 +42,7 @@ class Reader:
             raise InvalidObservationError(self.field(key), "must be an integer")
         return value
 
-    def opt_int(self, key: str) -> int | None:
+    def opt_int(self, key: builtins.str) -> builtins.int | None:
         value = self.get(key, None)
         return None if value is None else self.int(key)
 
@@ -51,30 +52,30 @@ class Reader:
             raise InvalidObservationError(self.field(key), "must be true or false")
         return value
 
-    def str(self, key: str, default: Any = ...) -> str:
+    def str(self, key: builtins.str, default: Any = ...) -> builtins.str:
         value = self.get(key, default)
         if not isinstance(value, str):
             raise InvalidObservationError(self.field(key), "must be a string")
         return value
 
-    def opt_str(self, key: str) -> str | None:
+    def opt_str(self, key: builtins.str) -> builtins.str | None:
         value = self.get(key, None)
         return None if value is None else self.str(key)
 
-    def list(self, key: str, default: Any = ...) -> list[Any]:
+    def list(self, key: builtins.str, default: Any = ...) -> list[Any]:
         value = self.get(key, default)
         if not isinstance(value, (list, tuple)):
             raise InvalidObservationError(self.field(key), "must be a list")
         return list(value)
 
-    def cards(self, key: str, default: Any = ...) -> tuple[str, ...]:
+    def cards(self, key: builtins.str, default: Any = ...) -> tuple[builtins.str, ...]:
         items = self.list(key, default)
         for i, item in enumerate(items):
             if not isinstance(item, str):
                 raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be a card name")
         return tuple(items)
 
-    def ints(self, key: str, default: Any = ...) -> tuple[int, ...]:
+    def ints(self, key: builtins.str, default: Any = ...) -> tuple[builtins.int, ...]:
         items = self.list(key, default)
         for i, item in enumerate(items):
             if isinstance(item, bool) or not isinstance(item, int):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, field, fields
-from typing import Any, TypeVar
+from dataclasses import Field, asdict, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from engine.errors import InvalidObservationError
 
@@ -18,19 +18,28 @@ def option(default: bool, doc: str) -> bool:
 class Options:
     """Mixed into each game's frozen `RulesConfig` dataclass."""
 
+    if TYPE_CHECKING:
+        # What each game's subclass, a dataclass of bool options, provides: the fields
+        # that make it a dataclass to `fields` and `asdict`, and its constructor.
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+        def __init__(self, **options: bool) -> None: ...
+
     @classmethod
     def options(cls) -> list[tuple[str, bool, str]]:
         """(name, default, description) of every option."""
-        return [(f.name, f.default, f.metadata["doc"]) for f in fields(cls)]  # type: ignore[arg-type]
+        # Every option has a bool default (see `option`).
+        return [(f.name, cast(bool, f.default), f.metadata["doc"]) for f in fields(cls)]
 
     def to_json(self) -> dict[str, bool]:
-        return asdict(self)  # type: ignore[call-overload]
+        data: dict[str, bool] = asdict(self)
+        return data
 
     @classmethod
     def from_json(cls: type[T], data: Any, field: str = "rules") -> T:
         if not isinstance(data, dict):
             raise InvalidObservationError(field, "must be an object of booleans")
-        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        names = {f.name for f in fields(cls)}
         for key, value in data.items():
             if key not in names:
                 raise InvalidObservationError(f"{field}.{key}", "is not a rules option")

@@ -8,12 +8,25 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from engine.interface import State
+from engine.options import Options
 
 #: A game's own test for a position: a fresh state or one player's observation of it.
 Accept = Callable[[Any, State], bool]
+
+
+class JsonObservation(Protocol):
+    """What every game's observation offers: a round trip through JSON."""
+
+    @property
+    def game(self) -> str: ...
+
+    @classmethod
+    def from_json(cls, data: Any) -> JsonObservation: ...
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -49,9 +62,9 @@ class GameSpec:
     player_counts: tuple[int, ...]
     state_class: type
     #: A frozen dataclass of rules switches (see engine.options.Options).
-    rules_class: type
+    rules_class: type[Options]
     #: The typed observation, with `to_json()` and `from_json()`.
-    observation_class: type
+    observation_class: type[JsonObservation]
     #: `(observation, seed, draws) -> State`: a game continued from one player's view.
     from_observation: Callable[..., State]
     #: `(num_players, games, seed, rules) -> actions`: random games in C, for benchmarks.

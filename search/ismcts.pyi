@@ -3,6 +3,8 @@
 from enum import IntEnum
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from engine.interface import State
 from search.search import SearchConfig
 
@@ -11,6 +13,7 @@ class Mode(IntEnum):
     MODE_SO = 1
     MODE_PIMC = 2
 
+@disjoint_base
 class CancelToken:
     """Raise it from any thread: running searches stop within milliseconds."""
 
@@ -18,6 +21,7 @@ class CancelToken:
     @property
     def cancelled(self) -> bool: ...
 
+@disjoint_base
 class SearchRun:
     def __init__(
         self, state: State, config: SearchConfig, cancel: CancelToken | None = None

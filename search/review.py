@@ -163,7 +163,7 @@ class _Moment:
 
 def _moments(decisions: Sequence[Decision], config: ReviewConfig) -> list[_Moment]:
     """The decisions with a choice, numbered from 1, each continued from its observation."""
-    moments = []
+    moments: list[_Moment] = []
     seat = None
     for index, decision in enumerate(decisions):
         where = f"decisions[{index}]"

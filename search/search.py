@@ -49,8 +49,8 @@ class SearchConfig:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
         for name, low, high in _INT_RANGES:
             _check_int(name, getattr(self, name), low, high)
-        for name, low, high, low_open in _FLOAT_RANGES:
-            _check_float(name, getattr(self, name), low, high, low_open)
+        for name, least, most, low_open in _FLOAT_RANGES:
+            _check_float(name, getattr(self, name), least, most, low_open)
         if self.iterations == 0 and self.seconds == 0:
             raise ValueError("set an iteration budget, a time budget, or both")
 

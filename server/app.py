@@ -10,8 +10,8 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, cast
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -29,6 +29,10 @@ from server.web.gateway import Gateway, local_target
 from server.web.guard import WebOptions
 
 log = logging.getLogger("regent.server")
+#: A grpc.aio handler's behaviours (grpc's stubs type `RpcMethodHandler` for the synchronous
+#: server: plain functions of a `grpc.ServicerContext`).
+_AioUnary = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
+_AioStream = Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
 
 #: Requests larger than this are decoded on a worker thread, so that a big one
 #: never holds up the event loop (and every other call) while it is parsed.
@@ -80,9 +84,11 @@ class CallLog(grpc.aio.ServerInterceptor):
 
     async def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
         details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
         handler = await continuation(details)
         if handler is None:
             return handler
@@ -90,7 +96,7 @@ class CallLog(grpc.aio.ServerInterceptor):
         self.received[method] += 1
         decode = handler.request_deserializer
         if handler.unary_unary is not None:
-            inner = handler.unary_unary
+            inner = cast(_AioUnary, handler.unary_unary)
 
             async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
                 start, error = time.perf_counter(), None
@@ -107,7 +113,7 @@ class CallLog(grpc.aio.ServerInterceptor):
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
         if handler.unary_stream is not None:
-            stream = handler.unary_stream
+            stream = cast(_AioStream, handler.unary_stream)
 
             async def streaming(
                 data: bytes, context: grpc.aio.ServicerContext
@@ -286,7 +292,7 @@ class BackgroundServer:
         self.loop_errors.append(context)
         loop.default_exception_handler(context)
 
-    def _call(self, coroutine: Awaitable[Any]) -> Any:
+    def _call(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     def stop(self, grace: float = 1.0) -> None:

@@ -46,7 +46,9 @@ def apply_move(
         obs = observation_from_proto(observation)
     except InvalidObservationError as err:
         raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
-    rules = converter(obs.game).TABLE  # a game read from a message has a converter
+    found = converter(obs.game)
+    assert found is not None, "a game read from a message has a converter"
+    rules = found.TABLE
     state = _state(obs, game, ())
     if state.is_terminal():
         raise Rejected(failed_precondition("the game is over: there is no move to apply"))

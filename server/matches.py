@@ -114,7 +114,7 @@ class Match:
         return self.forced_returns is not None or self.expired or self.state.is_terminal()
 
     @property
-    def status(self) -> int:
+    def status(self) -> matches_pb2.MatchStatus:
         if self.expired:
             return matches_pb2.MATCH_STATUS_EXPIRED
         return matches_pb2.MATCH_STATUS_FINISHED if self.finished else PLAYING
@@ -166,6 +166,7 @@ class Match:
             return Event(move.number, move.seat, None, [], state, resigned_seat=move.seat)
         if move.kind == EXPIRE:
             return Event(move.number, None, None, [], state, expired=True)
+        assert move.action is not None, "a logged move has its action"
         seen = [state.observed_action(move.action, s) for s in range(state.num_players)]
         after = state.clone()
         after.apply_action(move.action)
@@ -218,6 +219,13 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         self._closing = False
         self._draining = False
 
+    @property
+    def opened(self) -> Store:
+        """The match database, once `start` has opened it."""
+        if self.store is None:
+            raise RuntimeError("the match database is not open: await start() first")
+        return self.store
+
     async def start(self) -> None:
         self.store = await asyncio.to_thread(Store, self.db)
         log.info("hosted matches kept in %s (replica %s)", self.store.url, self.owner)
@@ -248,7 +256,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         if match is not None:
             await self._catch_up(match)
             return match
-        record = await self._db(self.store.load, match_id)
+        record = await self._db(self.opened.load, match_id)
         if record is None:
             return None
         match = await asyncio.to_thread(rebuild, record)
@@ -287,7 +295,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         """Apply the moves another replica made (a no-op in a lone server)."""
         if match.finished:
             return
-        logged = await self._db(self.store.log_since, match.id, len(match.events))
+        logged = await self._db(self.opened.log_since, match.id, len(match.events))
         for move in logged:
             match.push(match.next_event(move))
         if logged:
@@ -297,7 +305,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         """Store a move at the next number, then apply it (the match's lock is held);
         FAILED_PRECONDITION when another replica took that number first."""
         event = match.next_event(move)
-        if not await self._db(self.store.append, match.id, move, match.progress(event)):
+        if not await self._db(self.opened.append, match.id, move, match.progress(event)):
             await self._catch_up_locked(match)
             raise Rejected(
                 failed_precondition(
@@ -328,7 +336,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         try:
             while await self._bot_move(match):
                 pass
-            await self._db(self.store.release_lease, match.id, self.owner)
+            await self._db(self.opened.release_lease, match.id, self.owner)
         except Rejected:
             pass  # the database failed: the supervisor tries again later
 
@@ -339,7 +347,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             if self._closing or not match.bot_turn:
                 return False
             lease = self.limits.bot_lease_seconds
-            if not await self._db(self.store.take_lease, match.id, self.owner, lease):
+            if not await self._db(self.opened.take_lease, match.id, self.owner, lease):
                 return False
             seat, number, snapshot = match.state.current_player, len(match.events), match.state
         seed = (match.seed * 1_000_003 + number) & 0xFFFFFFFF
@@ -358,9 +366,9 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         interval = self.limits.bot_lease_seconds / 5
         while True:
             try:
-                await self._db(self.store.renew_leases, self.owner, self.limits.bot_lease_seconds)
+                await self._db(self.opened.renew_leases, self.owner, self.limits.bot_lease_seconds)
                 await self._expire_idle()
-                for match_id in await self._db(self.store.undriven, self.owner):
+                for match_id in await self._db(self.opened.undriven, self.owner):
                     match = await self.load(match_id)
                     if match is not None:
                         self._wake(match)
@@ -371,9 +379,9 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
     async def _expire_idle(self) -> None:
         """Cancel the live matches with no move for `match_ttl` seconds."""
         before = time.time() - self.limits.match_ttl
-        for match_id, number in await self._db(self.store.idle, before):
+        for match_id, number in await self._db(self.opened.idle, before):
             expiry = LoggedMove(number, EXPIRE)
-            if await self._db(self.store.append, match_id, expiry, Progress(EXPIRED, None, False)):
+            if await self._db(self.opened.append, match_id, expiry, Progress(EXPIRED, None, False)):
                 match = self.live.get(match_id)
                 if match is not None:
                     await self._catch_up(match)
@@ -382,7 +390,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     async def CreateMatch(self, request, context):
         try:
-            if await self._db(self.store.live_count) >= self.limits.max_matches:
+            if await self._db(self.opened.live_count) >= self.limits.max_matches:
                 full = "the server hosts its limit of live matches"
                 raise Rejected(resource_exhausted("matches", full))
             match, tokens = self._create(request)
@@ -397,7 +405,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 token_hashes=match.token_hashes,
             )
             start = Progress(None, match.state.current_player, match.bot_turn)
-            await self._db(self.store.create, record, start)
+            await self._db(self.opened.create, record, start)
         except Rejected as rejected:
             await context.abort_with_status(rejected.status)
         self.live[match.id] = match
@@ -568,7 +576,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             raise Rejected(invalid_argument("page_token", str(err))) from None
         size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
         hashes = [token_hash(t) for t in request.tokens if t]
-        found, more = await self._db(self.store.visible, hashes, size, after)
+        found, more = await self._db(self.opened.visible, hashes, size, after)
         response = matches_pb2.ListMatchesResponse(
             next_page_token=page_token(found[-1]) if more else ""
         )

@@ -175,7 +175,7 @@ class Store:
         if self.sqlite and url.database in (None, "", MEMORY):
             # One connection, shared by the worker threads under the lock below.
             options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-        elif self.sqlite:
+        elif self.sqlite and url.database:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
             options = {"connect_args": {"check_same_thread": False, "timeout": 30}}
         else:

@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament, print the table, write JSON, CSV and PNG; 2 for bad input."""
-    from clients.tournament.backends import LocalBackend, RayBackend
+    from clients.tournament.backends import Backend, LocalBackend, RayBackend
     from clients.tournament.config import (
         ConfigError,
         Sprt,
@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             sprt=sprt,
         )
         out = args.out or Path(f"tournament-{game}-{args.players}p-seed{args.seed}")
+        backend: Backend
         if args.backend == "ray":
             backend = RayBackend(args.address, args.workers)
         else:

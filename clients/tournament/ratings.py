@@ -90,7 +90,7 @@ def openskill_ratings(names: Sequence[str], games: Sequence[dict[str, Any]]) -> 
     current = {name: model.rating(name=name) for name in names}
     for game in games:
         seats = game["seats"]
-        ranks = [
+        ranks: list[float] = [
             sum(ahead(game, other, seat) == 1.0 for other in range(len(seats)))
             for seat in range(len(seats))
         ]

@@ -40,8 +40,8 @@ def run_tournament(
     with record:
         if watch is None or not watch.advance(finished):
             todo = [job for job in jobs(config, games) if job.index not in finished]
-            done = len(games) - len(todo)
-            bar = tqdm(total=len(games), initial=done, unit="game", disable=not progress,
+            played = len(games) - len(todo)
+            bar = tqdm(total=len(games), initial=played, unit="game", disable=not progress,
                        file=sys.stderr, dynamic_ncols=True)  # fmt: skip
             with bar:
                 results = (backend or LocalBackend()).run(todo)

@@ -70,7 +70,10 @@ class SprtWatch:
             deal = [finished[i] for i in range(self.counted, end)]
             self._wdl = [a + b for a, b in zip(self._wdl, wdl(deal, first), strict=True)]
             self.counted = end
-            self.state = sprt_state(*self._wdl, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta)
+            losses, draws, wins = self._wdl
+            self.state = sprt_state(
+                losses, draws, wins, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            )
         return self.stopped
 
 

@@ -53,7 +53,9 @@ SPEC = register(
         random_games=play_random_games,
         cards=card_table(),
         score_unit="points",
-        bench_position=lambda state: state.round == 3 and state.phase == "resource",
+        bench_position=lambda state: (
+            isinstance(state, CitadelsState) and state.round == 3 and state.phase == "resource"
+        ),
         bench_players={"engine": (4, 7), "search": (4, 7)},
         examples=(
             Example("citadels-4p.json", 4, 4, _example_turn),

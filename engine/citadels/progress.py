@@ -76,6 +76,7 @@ def _check_graveyard(obs: Observation) -> None:
         raise InvalidObservationError(
             "decision.called", "the Graveyard's offer comes in the Warlord's turn"
         )
+    assert d.player is not None, "the builder refuses a decision without its player"
     owner = obs.players[d.player]
     if "graveyard" not in owner.city or d.player == d.warlord:
         raise InvalidObservationError(

@@ -3,13 +3,18 @@
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from engine.citadels.observation import Observation
 from engine.citadels.rules import RulesConfig
 from engine.cstate import CState
+from engine.interface import State
 
 TERMINAL: int
 
-class CitadelsState(CState):
+# State is a virtual base at runtime (`engine.registry.register` calls `State.register`).
+@disjoint_base
+class CitadelsState(CState, State):
     def __init__(
         self, num_players: int = 4, seed: int = 0, rules: RulesConfig | None = None
     ) -> None: ...

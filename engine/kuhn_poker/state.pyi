@@ -3,13 +3,18 @@
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from engine.cstate import CState
+from engine.interface import State
 from engine.kuhn_poker.observation import Observation
 from engine.kuhn_poker.rules import RulesConfig
 
 TERMINAL: int
 
-class KuhnPokerState(CState):
+# State is a virtual base at runtime (`engine.registry.register` calls `State.register`).
+@disjoint_base
+class KuhnPokerState(CState, State):
     def __init__(
         self, num_players: int = 2, seed: int = 0, rules: RulesConfig | None = None
     ) -> None: ...

@@ -49,7 +49,9 @@ SPEC = register(
         random_games=play_random_games,
         cards=card_table(),
         score_unit="VP",
-        bench_position=lambda state: state.season == 2 and state.phase == "turn",
+        bench_position=lambda state: (
+            isinstance(state, RoyalCitiesState) and state.season == 2 and state.phase == "turn"
+        ),
         bench_players={"engine": (1, 2, 3, 4), "search": (2, 4)},
         examples=(
             Example("royal-cities-2p.json", 2, 2, _example_turn),

@@ -10,7 +10,7 @@ from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, par
 from engine.royal_cities.core import REGENT_OWNER
 from engine.royal_cities.core import Action as A
 
-_SIMPLE = {
+_SIMPLE: dict[int, str] = {
     A.A_PURCHASE: "purchase",
     A.A_ADD: "add",
     A.A_ADD_HERO: "add hero",

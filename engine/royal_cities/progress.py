@@ -111,6 +111,7 @@ def _check_secret_order(obs: Observation) -> None:
     d = obs.decision
     if d.phase not in SECRET_PHASES:
         return
+    assert d.player is not None, "the builder refuses a decision without its player"
     for q, view in enumerate(obs.players):
         if view.committed != (q < d.player):
             raise InvalidObservationError(

@@ -124,9 +124,9 @@ async def read_request(
     if not request.can_read_body:
         return message_type()
     try:
-        async with asyncio.timeout(timeout):
-            body = await request.read()
-    except TimeoutError:
+        # wait_for, not asyncio.timeout: Python 3.10 has no asyncio.timeout (3.11+).
+        body = await asyncio.wait_for(request.read(), timeout)
+    except asyncio.TimeoutError:
         message = f"the body did not arrive within {timeout:g} s"
         raise Refused(408, "REQUEST_TIMEOUT", message, headers={"Connection": "close"}) from None
     too_deep = BadBody("body", f"nests arrays and objects deeper than {MAX_DEPTH} levels")
@@ -270,6 +270,7 @@ class Gateway:
 
         async def handle(request: web.Request) -> web.StreamResponse:
             message = await read_request(request, message_type, self.options.body_timeout)
+            assert self.advisor is not None, "the gateway serves once started"
             call = getattr(self.advisor, method)(message, timeout=timeout)
             try:
                 try:
@@ -284,7 +285,9 @@ class Gateway:
                     try:
                         item = await call.read()
                     except grpc.aio.AioRpcError as err:
-                        failure = json.loads(grpc_error(err, self.target).text)
+                        body = grpc_error(err, self.target).text
+                        assert body is not None, "an error response has a JSON body"
+                        failure = json.loads(body)
                         await response.write(json.dumps(failure).encode() + b"\n")
                         break
                 await response.write_eof()
