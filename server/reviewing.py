@@ -15,7 +15,7 @@ from search.bots import SEARCH_BOTS
 from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.moves import action_of
-from server.searching import SearchSlots
+from server.searching import SearchSlots, start_in_slot
 from server.status import Rejected, invalid_argument, resource_exhausted
 
 #: The most decisions one review takes (a long game gives a seat a few hundred).
@@ -153,12 +153,7 @@ async def run_review(
     """The review's progress as it goes, then the review, in the slot the caller has taken
     (given back when the review's thread ends). Closing the iterator stops the review; so
     does the end of `time_left` seconds, and what was done is then the review."""
-    try:
-        reviewer = Reviewer(decisions, config)
-    except BaseException:
-        slots.release()
-        raise
-    slots.track(reviewer)
+    reviewer = start_in_slot(slots, lambda: Reviewer(decisions, config))
     loop = asyncio.get_running_loop()
     news: asyncio.Queue[Progress] = asyncio.Queue()
 

@@ -6,8 +6,8 @@ or not anybody reads what it reports."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable
-from typing import Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from engine.interface import State
 from search.search import Search, SearchConfig, SearchResult
@@ -57,10 +57,14 @@ class SearchSlots:
         self.release()
 
 
-def _start(state: State, config: SearchConfig, slots: SearchSlots) -> Search:
-    """A search set up in the slot the caller has taken (given back if it cannot start)."""
+S = TypeVar("S", bound=Stoppable)
+
+
+def start_in_slot(slots: SearchSlots, make: Callable[[], S]) -> S:
+    """The search `make` sets up, tracked in the slot the caller has taken (the slot is
+    given back if it cannot start)."""
     try:
-        search = Search(state, config)
+        search = make()
     except BaseException:
         slots.release()
         raise
@@ -78,7 +82,7 @@ async def _finish(search: Search, worker: Awaitable[object]) -> None:
 async def run_to_end(state: State, config: SearchConfig, slots: SearchSlots) -> SearchResult:
     """Run a whole search in a worker thread, in a slot the caller has taken; a
     cancelled caller cancels it. The slot is given back once the thread has ended."""
-    search = _start(state, config, slots)
+    search = start_in_slot(slots, lambda: Search(state, config))
     worker = asyncio.ensure_future(asyncio.to_thread(search.advance))
     try:
         await asyncio.shield(worker)
@@ -101,7 +105,7 @@ async def run_in_slices(
     gets the newest report only (the ones it missed are dropped), and one that
     never reads holds nothing past the budget. The slot the caller has taken is
     given back when the search ends; closing or cancelling the iterator stops it."""
-    search = _start(state, config, slots)
+    search = start_in_slot(slots, lambda: Search(state, config))
     newest: list[tuple[SearchResult, bool]] = []
     news = asyncio.Event()
 
