@@ -13,7 +13,7 @@ from engine.citadels.core cimport (
     ct_deal_characters, ct_draft_step, ct_init, ct_scores, ct_seen_slots,
 )
 from engine.cstate cimport CState, api_playout
-from engine.deal cimport deal_cards
+from engine.deal cimport dealt
 from engine.rng cimport rng_seed
 
 from engine.citadels.actions import action_to_string, string_to_action
@@ -398,7 +398,7 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         raise InvalidObservationError(
             "deck_size", f"the hands, deck, cities and drawn cards hold {68 - len(free) + unknown}"
             " districts, not 68")
-    it = iter(_dealt(free, rng))
+    it = iter(dealt(free, rng))
     for q, view in enumerate(obs.players):
         for _ in range(view.hand_size - len(view.hand)):
             _hand(s, q, next(it), 1 << q)
@@ -428,17 +428,6 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         s.gy_card = destroyed
         s.loc[destroyed] = LOC_ASIDE
         s.known[destroyed] = everyone
-
-
-cdef list _dealt(list free, uint64_t* rng):
-    """The cards of `free` (ascending ids) in the order the core's deal gives them."""
-    cdef uint8_t hidden[NUM_DISTRICTS]
-    cdef uint8_t cards[NUM_DISTRICTS]
-    cdef int i, n = len(free)
-    for i in range(n):
-        hidden[i] = free[i]
-    deal_cards(hidden, n, cards, rng)
-    return [cards[i] for i in range(n)]
 
 
 cdef void _hand(CTState* s, int q, int card, int known):

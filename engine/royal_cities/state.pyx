@@ -6,7 +6,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from engine.cstate cimport CState, api_playout
-from engine.deal cimport deal_cards
+from engine.deal cimport dealt
 from engine.rng cimport rng_seed
 from engine.royal_cities.api cimport rc_game_api
 from engine.royal_cities.core cimport (
@@ -423,7 +423,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
             "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
             f"{needed} in hidden places, {len(hidden)} left to place")
     check_progress(obs)
-    hidden = _dealt(hidden, rng)
+    hidden = dealt(hidden, rng)
     top = _take_draws(hidden, draws, obs.pile_size)
     for i in range(obs.pile_size):
         card = hidden.pop() if i < obs.pile_size - len(top) else top.pop()
@@ -456,17 +456,6 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     if again != obs:
         raise InvalidObservationError(*_first_difference(again, obs))
     return state
-
-
-cdef list _dealt(list free, uint64_t* rng):
-    """The cards of `free` (ascending ids) in the order the core's deal gives them."""
-    cdef uint8_t hidden[NUM_CARDS]
-    cdef uint8_t cards[NUM_CARDS]
-    cdef int i, n = len(free)
-    for i in range(n):
-        hidden[i] = free[i]
-    deal_cards(hidden, n, cards, rng)
-    return [cards[i] for i in range(n)]
 
 
 def _take_draws(hidden, draws, int pile_size):
