@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol, TypeVar
 
 from google.protobuf.message import Message
+
+import engine
+from engine.errors import InvalidObservationError
 
 #: A known card and the field of the observation that holds it.
 Place = tuple[str, str]
@@ -61,6 +64,28 @@ def _no_known_draws(obs: Any) -> dict[int, str]:
     return {}
 
 
+def hold_in_hand(obs: Any, player: int, card: str) -> Any:
+    """`obs` where the observer knows that `player` holds `card` (one more known card of its
+    hand, kept in the game's kind order): the world ApplyObservedMove deals when the table
+    showed that card leave that hand. InvalidObservationError when the hand has no room."""
+    view = obs.players[player]
+    if card in view.hand:
+        return obs  # the observer knew it was there
+    if len(view.hand) >= view.hand_size:
+        raise InvalidObservationError(
+            f"players[{player}].hand", f"every card of player {player}'s hand is known already"
+        )
+    order = {kind.name: i for i, kind in enumerate(engine.game(obs.game).cards)}
+    hand = tuple(sorted((*view.hand, card), key=order.__getitem__))
+    players = list(obs.players)
+    players[player] = replace(view, hand=hand)
+    return replace(obs, players=tuple(players))
+
+
+def _no_outcome_text(before: Any, after: Any) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class TableRules:
     """What ApplyMove needs of a game: where its known cards lie, how its draw pile is
@@ -83,6 +108,12 @@ class TableRules:
     worlds: int
     #: Draw index (0 = the top) -> the card the observer knows is there.
     known_draws: Callable[[Any], dict[int, str]] = _no_known_draws
+    #: ApplyObservedMove: (observation, player, card) -> the observation where the observer
+    #: knows `player` holds `card` where its move takes it from.
+    hold: Callable[[Any, int, str], Any] = hold_in_hand
+    #: ApplyObservedMove: (observation before, after) -> what the table showed of a move's
+    #: outcome that is no card (who revealed a character), in words; "" when nothing.
+    outcome: Callable[[Any, Any], str] = _no_outcome_text
 
     def unseen(self, obs: Any) -> Counter[str]:
         """The cards the observer cannot see: the deck less every card it knows."""

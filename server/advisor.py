@@ -13,6 +13,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import BOT_KINDS, advice_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
+from server.follow import apply_observed_move, observed_moves
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import (
@@ -153,6 +154,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             response.moves.extend(
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )
+        elif not state.is_terminal():
+            response.observed_moves.extend(
+                observed_moves(observation_from_proto(request.observation))
+            )
         return response
 
     async def ApplyMove(self, request, context):
@@ -160,6 +165,16 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, invalid_argument("observation", "is required"))
         try:
             return apply_move(request.observation, request.move, request.revealed)
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
+
+    async def ApplyObservedMove(self, request, context):
+        if not request.HasField("observation"):
+            await self._abort(context, invalid_argument("observation", "is required"))
+        try:
+            return apply_observed_move(
+                request.observation, request.player, request.move, request.revealed
+            )
         except Rejected as rejected:
             await self._abort(context, rejected.status)
 
