@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import cast
 
 from convert.adapter import (
@@ -21,6 +22,7 @@ from convert.adapter import (
     Place,
     TableRules,
     add_places,
+    hold_in_hand,
     rules_message,
     rules_of_message,
 )
@@ -390,6 +392,17 @@ def _drawn(
     return list(enumerate(draws[: before.pile_size - after.pile_size]))
 
 
+def _hold(obs: Observation, player: int, card: str) -> Observation:
+    """The observer knows `player` holds `card`: among the cards it drew for the Hero (when
+    it keeps one for the Market), else in its hand."""
+    d = obs.decision
+    if d.phase == "hero_keep" and d.player == player and d.drawn_hidden > 0:
+        drawn = tuple(sorted((*d.drawn, card), key=parse_kind))
+        decision = replace(d, drawn=drawn, drawn_hidden=d.drawn_hidden - 1)
+        return replace(obs, decision=decision)
+    return hold_in_hand(obs, player, card)
+
+
 TABLE = TableRules(
     places=_places,
     deck=Counter({kind_name(k): copies(k) for k in range(len(COLOURS) * 7)}),
@@ -404,4 +417,5 @@ TABLE = TableRules(
     pile_size=lambda obs: obs.pile_size,
     drawn=_drawn,
     worlds=3,
+    hold=_hold,
 )

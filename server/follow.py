@@ -237,16 +237,17 @@ class _Player:
         for _ in range(100):  # a secret choice is a handful of steps
             legal = world.legal_actions()
             seen = [a for a in legal if world.observed_action(a, self.observer) == self.observed]
-            if seen:
-                if not dry:
-                    world.apply_action(rng.choice(seen))
-                return world
             inner = [a for a in legal if world.observed_action(a, self.observer) == UNSEEN]
-            if not self.secret or not inner:
+            if not self.secret:
+                inner = []
+            if not seen and not inner:
                 return None
             if dry:
                 return world
-            world.apply_action(rng.choice(inner))
+            action = rng.choice(seen + inner)
+            world.apply_action(action)
+            if action in seen:
+                return world
             if world.current_player != actor:
                 return None
         return None
@@ -397,14 +398,16 @@ def _hand_source(
     that came from another player's hand, in a world of the move."""
     world = state_for(world_obs, game, draws)
     card = min(others.elements())
-    owner = next(
+    owners = [
         q
         for q in range(world.num_players)
         if q != world_obs.observer and card in world.observation(q).players[q].hand
-    )
+    ]
     new_places = rules.places(after) - rules.places(world_obs)
-    place = next(p for p, c in new_places if c == card)
-    return owner, place
+    places = [p for p, c in new_places if c == card]
+    if not owners or not places:
+        raise Rejected(failed_precondition("this move shows more than Regent can follow"))
+    return owners[0], places[0]
 
 
 def _outcomes(
