@@ -5,7 +5,7 @@ ApplyMove needs to know of its cards. Every converter module satisfies `Converte
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol, TypeVar
 
@@ -86,6 +86,26 @@ def _no_outcome_text(before: Any, after: Any) -> str:
     return ""
 
 
+#: A step of a replayed round of secret choices: an action, or None for any choice.
+Step = int | None
+
+
+@dataclass(frozen=True)
+class SecretRound:
+    """A move that ends a round of secret choices, which the table then shows together (a
+    Season's builds): what to ask, one question per player whose choice the observer now
+    sees, as (place, description); and, from the answers, the observation at the round's
+    start where the observer knows the cards they chose, with the steps that replay the round
+    (ValueError or InvalidObservationError for answers that cannot be)."""
+
+    questions: tuple[tuple[str, str], ...]
+    replay: Callable[[Sequence[str]], tuple[Any, list[Step]]]
+
+
+def _no_secret_round(obs: Any, action: int) -> SecretRound | None:
+    return None
+
+
 @dataclass(frozen=True)
 class TableRules:
     """What ApplyMove needs of a game: where its known cards lie, how its draw pile is
@@ -114,6 +134,9 @@ class TableRules:
     #: ApplyObservedMove: (observation before, after) -> what the table showed of a move's
     #: outcome that is no card (who revealed a character), in words; "" when nothing.
     outcome: Callable[[Any, Any], str] = _no_outcome_text
+    #: ApplyObservedMove: (observation, the observed action) -> the round of secret choices
+    #: the move ends, or None.
+    secret_round: Callable[[Any, int], SecretRound | None] = _no_secret_round
 
     def unseen(self, obs: Any) -> Counter[str]:
         """The cards the observer cannot see: the deck less every card it knows."""

@@ -90,8 +90,9 @@ class _Answers:
     def index(self) -> int:
         return len(self.slots)
 
-    def left(self) -> list[str]:
-        return self.revealed[self.index :]
+    def last(self, count: int) -> list[str]:
+        """The answers to the last `count` slots asked."""
+        return [slot.card for slot in self.slots[len(self.slots) - count :]]
 
     def card(self, text: str) -> str:
         """The engine's name of an answered card; Rejected naming its slot."""
@@ -147,14 +148,21 @@ def apply_observed_move(
         raise Rejected(failed_precondition("the game is over: there is no move to apply"))
     if player != state.current_player:
         raise Rejected(invalid_argument("player", f"player {state.current_player} is to act"))
-    if player == obs.observer:
-        raise Rejected(
-            invalid_argument("player", "the observer's own moves are applied with ApplyMove")
-        )
     answers = _Answers(revealed, game, rules.parse)
     observed, world_obs = _move(obs, state, player, move, answers, rules)
     if observed is None:
         return answers.response()
+    secret_round = rules.secret_round(obs, observed)
+    if secret_round is not None:
+        for place, description in secret_round.questions:
+            if answers.ask(place, description) is None:
+                return answers.response()
+        try:
+            world_obs, steps = secret_round.replay(answers.last(len(secret_round.questions)))
+            engine.state_from_observation(world_obs)
+        except (ValueError, InvalidObservationError) as err:
+            raise Rejected(invalid_argument(f"revealed[{answers.index - 1}]", str(err))) from None
+        return _reveal(obs, world_obs, game, _Steps(steps), answers, rules)
     play = _Player(observed, obs.observer)
     if play(state_for(world_obs, game, ()), dry=True) is None:
         field = "move.text" if move.text else "move.id"
@@ -253,7 +261,29 @@ class _Player:
         return None
 
 
-Play = _Player
+class _Steps:
+    """Replays a round of secret choices from its start: each step an action, or None for
+    any choice of the player to act (one the observer never sees)."""
+
+    secret = True
+
+    def __init__(self, steps: list[int | None]) -> None:
+        self.steps = steps
+
+    def __call__(
+        self, world: engine.State, dry: bool = False, seed: int = 0
+    ) -> engine.State | None:
+        rng = random.Random(seed)
+        for step in self.steps:
+            legal = world.legal_actions()
+            action = rng.choice(legal) if step is None else step
+            if action not in legal:
+                return None
+            world.apply_action(action)
+        return world
+
+
+Play = _Player | _Steps
 
 
 def _reveal(
@@ -326,7 +356,7 @@ def _hands(
                 )
             )
         owner, place = _hand_source(world_obs, game, draws, after, others, rules)
-        text = answers.ask(place, f"a card that p{owner} held, which you now see")
+        text = answers.ask(place, f"a card p{owner} held, which you now see")
         if text is None:
             return None
         card = _unseen_card(answers, text, world_obs, [], rules)
@@ -395,7 +425,7 @@ def _hand_source(
     rules: TableRules,
 ) -> tuple[int, str]:
     """(the player whose hand held it, the place it went) of a card the observer now sees
-    that came from another player's hand, in a world of the move."""
+    that came from another player's hand (or from the cards the mover drew), in a world."""
     world = state_for(world_obs, game, draws)
     card = min(others.elements())
     owners = [
@@ -405,9 +435,9 @@ def _hand_source(
     ]
     new_places = rules.places(after) - rules.places(world_obs)
     places = [p for p, c in new_places if c == card]
-    if not owners or not places:
+    if not places:
         raise Rejected(failed_precondition("this move shows more than Regent can follow"))
-    return owners[0], places[0]
+    return (owners or [world.current_player])[0], places[0]  # in no hand: the mover's drawn
 
 
 def _outcomes(
