@@ -95,11 +95,11 @@ class _Answers:
         return [slot.card for slot in self.slots[len(self.slots) - count :]]
 
     def card(self, text: str) -> str:
-        """The engine's name of an answered card; Rejected naming its slot."""
+        """The engine's name of the card answered to the last slot; Rejected naming it."""
         try:
             return self.parse(text)
         except ValueError as err:
-            raise Rejected(invalid_argument(f"revealed[{self.index}]", str(err))) from None
+            raise Rejected(invalid_argument(f"revealed[{self.index - 1}]", str(err))) from None
 
     def ask(self, place: str, description: str, options: Sequence[str] = ()) -> str | None:
         """The answer to a new slot, or None (the slot stays open and is the last)."""
