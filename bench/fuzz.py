@@ -65,6 +65,7 @@ METHODS: dict[str, tuple[type[Message], bool]] = {
     ADVISOR + "Analyze": (advisor_pb2.AnalyzeRequest, True),
     ADVISOR + "LegalMoves": (advisor_pb2.LegalMovesRequest, False),
     ADVISOR + "ApplyMove": (advisor_pb2.ApplyMoveRequest, False),
+    ADVISOR + "ApplyObservedMove": (advisor_pb2.ApplyObservedMoveRequest, False),
     ADVISOR + "ListGames": (advisor_pb2.ListGamesRequest, False),
     MATCHES + "CreateMatch": (matches_pb2.CreateMatchRequest, False),
     MATCHES + "GetView": (matches_pb2.GetViewRequest, False),
@@ -128,6 +129,8 @@ def _advice(rng: random.Random, observation: advisor_pb2.Observation) -> list[tu
         (ADVISOR + "LegalMoves", advisor_pb2.LegalMovesRequest(observation=observation)),
         (ADVISOR + "ApplyMove", advisor_pb2.ApplyMoveRequest(observation=observation, move=move)),
         (ADVISOR + "ListGames", advisor_pb2.ListGamesRequest()),
+        (ADVISOR + "ApplyObservedMove", advisor_pb2.ApplyObservedMoveRequest(
+            observation=observation, player=state.current_player, move=move)),
     ]  # fmt: skip
 
 

@@ -55,6 +55,7 @@ UNARY = {
     "/api/legal-moves": (advisor_pb2.LegalMovesRequest, "LegalMoves"),
     "/api/recommend": (advisor_pb2.RecommendRequest, "Recommend"),
     "/api/apply-move": (advisor_pb2.ApplyMoveRequest, "ApplyMove"),
+    "/api/apply-observed-move": (advisor_pb2.ApplyObservedMoveRequest, "ApplyObservedMove"),
 }
 #: How long a unary call may take (a Recommend's search included).
 CALL_TIMEOUT = 120.0
