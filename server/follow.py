@@ -14,9 +14,10 @@ showed, found as follows, one reveal slot at a time (the caller answers the firs
   ApplyMove does;
 - cards the observer now sees that came from another player's hand (the Magician's swap):
   the observer is told that player holds them;
-- whatever else the worlds still disagree on (who reveals the next character called): one
-  slot whose `options` are the outcomes found in many worlds, in words; the answer is one
-  of them.
+- whatever else the worlds still disagree on (who reveals the next character called, a new
+  round's face-up characters): the outcomes found in many worlds, in words (the converter's
+  `outcome`), asked part by part, each slot's `options` the parts still possible; a part
+  with one possibility is not asked.
 Nothing hidden reaches the caller: the slots name only places and outcomes of the observer's
 own view, and a slot still open carries no card.
 """
@@ -43,8 +44,12 @@ HIDDEN_TEXT = "(a secret choice)"
 CARD = "?"
 #: Worlds dealt to find the moves a player may be making.
 SHAPE_WORLDS = 24
-#: Worlds dealt to find the outcomes of a move the table settles (who reveals a character).
-OUTCOME_WORLDS = 160
+#: Worlds dealt to find the outcomes of a move the table settles (who reveals a character, a
+#: new round's face-up characters): enough to meet each of a few hundred.
+OUTCOME_WORLDS = 4000
+#: Worlds dealt per outcome found, at least `MIN_OUTCOMES` times over, before the search ends.
+OUTCOME_PER_ANSWER = 24
+MIN_OUTCOMES = 8
 
 
 def observed_moves(obs: Any) -> list[common_pb2.Move]:
@@ -295,16 +300,34 @@ def _reveal(
     if draws is None:
         return answers.response()
     outcomes = _outcomes(world_obs, game, draws, play, rules)
-    if len(outcomes) == 1:
-        return answers.response(next(iter(outcomes.values())))
-    chosen = answers.ask("", "what the table showed", sorted(outcomes))
-    if chosen is None:
-        return answers.response()
-    if chosen not in outcomes:
-        raise Rejected(
-            invalid_argument(f"revealed[{answers.index - 1}]", "is none of the slot's options")
-        )
-    return answers.response(outcomes[chosen])
+    shown: list[str] = []  # the outcome's parts answered so far, or taken when alone
+    while True:
+        left = [words for words in outcomes if words.split(PART)[: len(shown)] == shown]
+        if len(left) == 1:
+            return answers.response(outcomes[left[0]])
+        options = sorted({_part(words, len(shown)) for words in left})
+        if len(options) == 1:
+            shown.append(options[0])
+            continue
+        chosen = answers.ask("", "what the table showed", options)
+        if chosen is None:
+            return answers.response()
+        if chosen not in options:
+            raise Rejected(
+                invalid_argument(f"revealed[{answers.index - 1}]", "is none of the slot's options")
+            )
+        shown.append(chosen)
+
+
+#: Separates the parts of an outcome's words, asked one at a time.
+PART = "; "
+#: The part of an outcome that says nothing more.
+NOTHING_MORE = "nothing more"
+
+
+def _part(words: str, index: int) -> str:
+    parts = words.split(PART)
+    return parts[index] if index < len(parts) else NOTHING_MORE
 
 
 def _stacked(
@@ -452,6 +475,8 @@ def _outcomes(
     found: dict[str, Any] = {}
     places = None
     for seed in range(OUTCOME_WORLDS):
+        if seed >= OUTCOME_PER_ANSWER * max(len(found), MIN_OUTCOMES):
+            break  # each outcome found has been met many times over: the rest are rare
         after = _after(world_obs, game, draws, play, seed)
         if after is None:
             continue

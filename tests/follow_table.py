@@ -16,7 +16,7 @@ from convert.adapter import cards_of
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot
-from server.follow import CARD, HIDDEN_TEXT
+from server.follow import CARD, HIDDEN_TEXT, NOTHING_MORE, PART
 
 #: Sends a request; None when an answer in it is refused (INVALID_ARGUMENT on `revealed`).
 Apply = Callable[
@@ -65,8 +65,9 @@ def answers(
     given = [s.card for s in slots[:-1]]
     rules = converter(view.game).TABLE
     place = slot.place.split(".", 1)[1] if slot.place else ""
-    if slot.options:
-        return list(slot.options)
+    if slot.options:  # the parts of what the table showed, in the converter's words
+        shown = [*rules.outcome(view, truth).split(PART), NOTHING_MORE]
+        return [option for option in slot.options if option in shown]
     if place.endswith(".cities"):
         q = int(place.split("[")[1].split("]")[0])
         built = [
