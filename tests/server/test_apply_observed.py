@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from convert import observation_from_proto, observation_to_proto
+from convert.citadels import TABLE as CITADELS_TABLE
 from convert.royal_cities import TABLE
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot
@@ -177,21 +178,21 @@ def _citadels_call(advisor):
         step += 1
 
 
-def test_who_is_called_next_is_one_answer_among_few(advisor) -> None:
+def test_who_is_called_next_is_answered_among_few_options(advisor) -> None:
+    """A turn's end: who reveals the next character (and a new round's face-up characters),
+    each part one tap among the options, and the truth follows."""
     state, observation, player = _citadels_call(advisor)
-    [slot] = _apply(advisor, observation, player, "end turn").reveals
+    before = state.observation(0)
     state.apply_action(state.string_to_action("end turn"))
     truth = state.observation(0)
-    matches = [
-        option
-        for option in slot.options
-        if observation_from_proto(
-            _apply(advisor, observation, player, "end turn", option).observation
-        )
-        == truth
-    ]
-    assert len(matches) == 1
-    assert len(slot.options) <= 60
+    shown = CITADELS_TABLE.outcome(before, truth).split("; ")
+    answers: list[str] = []
+    while not (response := _apply(advisor, observation, player, "end turn", *answers)).complete:
+        slot = response.reveals[-1]
+        assert 1 < len(slot.options) <= 60 and not slot.card
+        [part] = [option for option in slot.options if option in shown]
+        answers.append(part)
+    assert answers and observation_from_proto(response.observation) == truth
 
 
 def _via(advisor):
