@@ -100,7 +100,8 @@ def follow_game(
     game: str, players: int, seed: int, seat: int, apply: Apply, check: Callable[..., None]
 ) -> Tally:
     """Play a seeded game of heuristic bots and enter every move from `seat` through `apply`;
-    `check(entered observation, true observation, move text)` after each move."""
+    `check(entered observation, true observation, the request that entered it)` after each
+    move (the request holds the move as entered and every answer)."""
     state = engine.new_game(game, players, seed)
     bot = make_bot("heuristic")
     view = state.observation(seat)
@@ -131,7 +132,7 @@ def follow_game(
             tally.opponent_moves += 1
             tally.taps[1 + len(request.revealed)] += 1
         view = observation_from_proto(response.observation)
-        check(view, truth, move.text)
+        check(view, truth, request)
     return tally
 
 

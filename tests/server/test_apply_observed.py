@@ -207,8 +207,8 @@ def _via(advisor):
     return apply
 
 
-def _same(view, truth, text: str) -> None:
-    assert view == truth, f"after {text}"
+def _same(view, truth, request) -> None:
+    assert view == truth, f"after {request.move.text}"
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 8), (4, 5)])

@@ -106,6 +106,7 @@ async function check() {
     );
     $("other-move").classList.toggle("hidden", !moves.length);
     showFollow(answer);
+    $("legal").dataset.steps = (state.log || []).length; // the moves shown are this step's
   } catch (err) {
     if (ticket !== checking) return;
     showProblem(err);
@@ -268,7 +269,7 @@ function askReveal(text, revealed, slot) {
   const box = $("reveal");
   const current = game();
   const choices = current
-    .revealChoices(position())
+    .revealChoices(slotView(slot))
     .filter((c) => c.left > revealed.filter((r) => r === c.name).length);
   const answers = slotAnswers(slot, choices, current.cityOf || (() => ""), (answer) => iPlayed(text, [...revealed, answer]));
   const cancel = el("button", { type: "button", id: "reveal-cancel" }, "Cancel");
@@ -281,6 +282,16 @@ function askReveal(text, revealed, slot) {
   );
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "nearest" });
+}
+
+// The position whose unseen cards a slot may name: for a player's builds, the cards you
+// knew in that player's hand may be among them too.
+function slotView(slot) {
+  const builder = /players\[(\d+)\]\.cities$/.exec(slot.place || "");
+  if (!builder) return position();
+  const copy = JSON.parse(JSON.stringify(position()));
+  copy.players[Number(builder[1])].hand = [];
+  return copy;
 }
 
 // Another player to act: the moves it may be making, as you see them, one button each.
