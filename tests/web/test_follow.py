@@ -73,13 +73,23 @@ class Table:
         stored = self.page.evaluate(f"localStorage.getItem('{STORE}')")
         return json_format.ParseDict(json.loads(stored)["observation"], advisor_pb2.Observation())
 
+    def settled(self, steps: int) -> None:
+        """Wait until the log holds `steps` steps and the page has drawn the moves of that
+        position (the engine's answer for the latest position drawn)."""
+        self.page.wait_for_function(
+            "steps => document.querySelectorAll('#log li').length === steps"
+            " && document.getElementById('legal').dataset.checked"
+            " === document.getElementById('legal').dataset.rendered",
+            arg=steps,
+        )
+
     def log_length(self) -> int:
         return self.page.eval_on_selector_all("#log li", "nodes => nodes.length")
 
     def enter(self, request: advisor_pb2.ApplyObservedMoveRequest, count: bool) -> None:
         """Tap the move and every answer, as the table showed them."""
         page = self.page
-        page.wait_for_selector(f'#legal[data-steps="{self.log_length()}"]')  # moves drawn
+        self.settled(self.log_length())
         theirs = request.player != self.seat
         if theirs:
             page.click(f'#follow-moves [data-observed="{request.move.text}"]', timeout=30_000)
@@ -88,6 +98,7 @@ class Table:
                 f'#other-moves option[value="{request.move.text}"]', state="attached"
             )
             page.select_option("#other-moves", request.move.text)
+            assert page.input_value("#other-moves") == request.move.text
             page.click("#played-other")
         taps = 1
         for i, answer in enumerate(request.revealed):
@@ -126,20 +137,14 @@ class Table:
             before = self.position()
             self.enter(request, count=True)
             self.steps += 1
-            self.page.wait_for_function(
-                f"() => document.querySelectorAll('#log li').length === {self.steps}"
-            )
+            self.settled(self.steps)
             entered = self.position()
-            assert entered == observation_to_proto(truth), (request.move.text, _difference(entered, truth))
+            assert entered == observation_to_proto(truth), _difference(entered, truth)
             self.page.click("#undo")
-            self.page.wait_for_function(
-                f"() => document.querySelectorAll('#log li').length === {self.steps - 1}"
-            )
+            self.settled(self.steps - 1)
             assert self.position() == before, f"undo of {request.move.text}"
             self.enter(request, count=False)
-            self.page.wait_for_function(
-                f"() => document.querySelectorAll('#log li').length === {self.steps}"
-            )
+            self.settled(self.steps)
 
         follow_game(self.game, players, seed, self.seat, _in_process, check)
 
@@ -188,6 +193,7 @@ def test_a_whole_game_followed_through_the_page(
         f"{table.taps['opponent-plain'] / max(1, plain):.2f} when nothing is revealed, "
         f"{table.taps['opponent-revealing'] / max(1, table.revealing):.2f} when something is)"
     )
-    if table.opponent_moves:
-        assert table.taps["opponent"] <= 2 * table.opponent_moves
-        assert table.taps["opponent-plain"] == plain
+    assert table.taps["opponent-plain"] == plain  # one tap when nothing is revealed
+    # A Season's builds take a tap per card built and one for Done, so a Royal Cities game
+    # comes out a little above two taps per move on average (the README has the figures).
+    assert table.taps["opponent"] <= 2.5 * table.opponent_moves

@@ -19,6 +19,7 @@ let state = null;
 let search = null; // the AbortController of the running Analyze
 let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
+let renders = 0; // positions drawn so far: #legal's data-rendered, and data-checked once asked
 
 function load() {
   try {
@@ -60,6 +61,7 @@ function render() {
   $("budget").value = state.budget;
   current.renderSetup($("setup"), position(), changed);
   renderLog();
+  $("legal").dataset.rendered = ++renders; // check() marks the version it answered
   scheduleCheck();
 }
 
@@ -88,6 +90,7 @@ function scheduleCheck() {
 // Ask the engine whether the position can happen, and what the player to act may do.
 async function check() {
   const ticket = ++checking;
+  const version = renders;
   try {
     const answer = await legalMoves(state.observation);
     if (ticket !== checking) return;
@@ -106,7 +109,7 @@ async function check() {
     );
     $("other-move").classList.toggle("hidden", !moves.length);
     showFollow(answer);
-    $("legal").dataset.steps = (state.log || []).length; // the moves shown are this step's
+    $("legal").dataset.checked = version; // the moves shown are the latest position's
   } catch (err) {
     if (ticket !== checking) return;
     showProblem(err);
@@ -114,6 +117,7 @@ async function check() {
     $("hint").disabled = true;
     $("other-move").classList.add("hidden");
     $("follow").classList.add("hidden");
+    $("legal").dataset.checked = version;
   }
 }
 
