@@ -53,7 +53,6 @@ class Tally:
     opponent_moves: int = 0
     #: Taps per opponent move: one for the move, one per answer.
     taps: Counter[int] = field(default_factory=Counter)
-    revealing: int = 0
 
 
 def answers(

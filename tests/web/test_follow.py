@@ -179,7 +179,7 @@ def test_a_whole_game_followed_through_the_page(
         raise
     # Back to the third step, exactly as it was.
     page.click('#log [data-back="2"]')
-    page.wait_for_function("() => document.querySelectorAll('#log li').length === 2")
+    table.settled(2)
     page.screenshot(
         path=str(artifacts / f"follow-{game}-{players}p-{viewport}.png"), full_page=True
     )
