@@ -167,12 +167,12 @@ def apply_observed_move(
             engine.state_from_observation(world_obs)
         except (ValueError, InvalidObservationError) as err:
             raise Rejected(invalid_argument(f"revealed[{answers.index - 1}]", str(err))) from None
-        return _reveal(obs, world_obs, game, _Steps(steps), answers, rules)
+        return _reveal(world_obs, game, _Steps(steps), answers, rules)
     play = _Player(observed, obs.observer)
     if play(state_for(world_obs, game, ()), dry=True) is None:
         field = "move.text" if move.text else "move.id"
         raise Rejected(invalid_argument(field, f"player {player} cannot make this move now"))
-    return _reveal(obs, world_obs, game, play, answers, rules)
+    return _reveal(world_obs, game, play, answers, rules)
 
 
 def _move(
@@ -292,7 +292,7 @@ Play = _Player | _Steps
 
 
 def _reveal(
-    obs: Any, world_obs: Any, game: str, play: Play, answers: _Answers, rules: TableRules
+    world_obs: Any, game: str, play: Play, answers: _Answers, rules: TableRules
 ) -> advisor_pb2.ApplyObservedMoveResponse:
     """The slots after the move's own: cards from others' hands, draws, then the outcome."""
     world_obs = _hands(world_obs, game, play, answers, rules)
@@ -332,22 +332,23 @@ def _part(words: str, index: int) -> str:
 
 def _stacked(
     world_obs: Any, game: str, play: Play, rules: TableRules, given: list[str]
-) -> tuple[list[str], list[tuple[int, str]], Counter[str], Any]:
+) -> tuple[list[str], list[tuple[int, str]], Counter[str], Any, int]:
     """The draw pile with `given` where the observer saw them drawn, the draw slots of the
-    move, the other cards it shows, and the observation after it, in one world."""
+    move, the other cards it shows, the observation after it, and the seed of the world
+    (the first where the move can be made)."""
     known = rules.known_draws(world_obs)
     positions = draw_positions([], len(given), known)
     for _ in range(len(given) + 2):
         draws = stack_pile(
             rules.unseen(world_obs), given, positions, rules.pile_size(world_obs), known
         )
-        after = next(
+        seed, after = next(
             (
-                a
+                (seed, a)
                 for seed in range(OUTCOME_WORLDS)
                 if (a := _after(world_obs, game, draws, play, seed))
             ),
-            None,
+            (0, None),
         )
         if after is None:
             raise Rejected(failed_precondition("no world Regent dealt allows this move"))
@@ -357,7 +358,7 @@ def _stacked(
             raise Rejected(failed_precondition(str(err))) from None
         placed = draw_positions([draw for draw, _ in slots], len(given), known)
         if placed == positions:
-            return draws, slots, others, after
+            return draws, slots, others, after, seed
         positions = placed
     raise RuntimeError("the table's draws could not be placed")  # each round fixes one more
 
@@ -368,7 +369,7 @@ def _hands(
     """The observation to deal worlds from once the caller named every card the move shows
     from another player's hand (the Magician's swap); None while one is to be entered."""
     while True:
-        draws, _, others, after = _stacked(world_obs, game, play, rules, [])
+        draws, _, others, after, seed = _stacked(world_obs, game, play, rules, [])
         if not others:
             return world_obs
         if play.secret:
@@ -378,7 +379,9 @@ def _hands(
                     "cannot follow yet: set up the position after the reveal by hand"
                 )
             )
-        owner, place = _hand_source(world_obs, game, draws, after, others, rules)
+        owner, place = _hand_source(
+            world_obs, state_for(world_obs, game, draws, seed), after, others, rules
+        )
         text = answers.ask(place, f"a card p{owner} held, which you now see")
         if text is None:
             return None
@@ -403,7 +406,7 @@ def _draws(
     given: list[str] = []
     while True:
         del answers.slots[start:]
-        draws, slots, _, _ = _stacked(world_obs, game, play, rules, given)
+        draws, slots, *_ = _stacked(world_obs, game, play, rules, given)
         for i, (_, place) in enumerate(slots):
             text = answers.ask(place, rules.describe(place))
             if text is None:
@@ -440,16 +443,11 @@ def _after(world_obs: Any, game: str, draws: list[str], play: Play, seed: int = 
 
 
 def _hand_source(
-    world_obs: Any,
-    game: str,
-    draws: list[str],
-    after: Any,
-    others: Counter[str],
-    rules: TableRules,
+    world_obs: Any, world: engine.State, after: Any, others: Counter[str], rules: TableRules
 ) -> tuple[int, str]:
     """(the player whose hand held it, the place it went) of a card the observer now sees
-    that came from another player's hand (or from the cards the mover drew), in a world."""
-    world = state_for(world_obs, game, draws)
+    that came from another player's hand (or from the cards the mover drew), in `world`
+    before the move (`after` is the observer's observation after it there)."""
     card = min(others.elements())
     owners = [
         q
@@ -457,7 +455,8 @@ def _hand_source(
         if q != world_obs.observer and card in world.observation(q).players[q].hand
     ]
     new_places = rules.places(after) - rules.places(world_obs)
-    places = [p for p, c in new_places if c == card]
+    mine = f"players[{world_obs.observer}]"
+    places = sorted((p for p, c in new_places if c == card), key=lambda p: mine not in p)
     if not places:
         raise Rejected(failed_precondition("this move shows more than Regent can follow"))
     return (owners or [world.current_player])[0], places[0]  # in no hand: the mover's drawn

@@ -230,3 +230,28 @@ def test_a_whole_citadels_game_follows_the_table_from_every_seat(advisor, seat: 
     tally = follow_game("citadels", 4, 3, seat, _via(advisor), _same)
     assert tally.opponent_moves > 50
     assert sum(k * n for k, n in tally.taps.items()) <= 2 * tally.opponent_moves
+
+
+def test_the_magicians_swap_shows_the_hand_received(advisor) -> None:
+    """P3 swaps hands with P4 (the observer): P4 names the cards it receives, one tap each,
+    and the position follows the table."""
+    state = engine.new_game("citadels", 4, 3)
+    bot = make_bot("heuristic")
+    step = 0
+    while state.action_to_string(action := bot.choose(state, 300_000 + step)) != "swap p3":
+        state.apply_action(action)
+        step += 1
+    observation = observation_to_proto(state.observation(3))
+    state.apply_action(action)
+    truth = state.observation(3)
+    received = list(truth.players[3].hand)
+    answers: list[str] = []
+    while not (response := _apply(advisor, observation, 2, "swap p3", *answers)).complete:
+        slot = response.reveals[-1]
+        # the hand it went to (or, for a kind the observer gave away too, the swapped one)
+        assert slot.place in ("citadels.players[3].hand", "citadels.players[2].hand")
+        assert "p2 held" in slot.description
+        assert not slot.card
+        answers.append(next(c for c in received if answers.count(c) < received.count(c)))
+    assert sorted(answers) == sorted(received)
+    assert observation_from_proto(response.observation) == truth
