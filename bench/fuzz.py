@@ -65,6 +65,7 @@ METHODS: dict[str, tuple[type[Message], bool]] = {
     ADVISOR + "Analyze": (advisor_pb2.AnalyzeRequest, True),
     ADVISOR + "LegalMoves": (advisor_pb2.LegalMovesRequest, False),
     ADVISOR + "ApplyMove": (advisor_pb2.ApplyMoveRequest, False),
+    ADVISOR + "ApplyObservedMove": (advisor_pb2.ApplyObservedMoveRequest, False),
     ADVISOR + "ListGames": (advisor_pb2.ListGamesRequest, False),
     ADVISOR + "Review": (advisor_pb2.ReviewRequest, True),
     MATCHES + "CreateMatch": (matches_pb2.CreateMatchRequest, False),
@@ -132,6 +133,8 @@ def _advice(rng: random.Random, observation: advisor_pb2.Observation) -> list[tu
         (ADVISOR + "Review", advisor_pb2.ReviewRequest(observations=[observation], moves=[move],
                                                        budget=budget, deep_budget=budget,
                                                        mistakes=1, bot=bot)),
+        (ADVISOR + "ApplyObservedMove", advisor_pb2.ApplyObservedMoveRequest(
+            observation=observation, player=state.current_player, move=move)),
     ]  # fmt: skip
 
 

@@ -315,6 +315,10 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     )
     hint.set_defaults(func=_hint)
 
+    from clients.follow import add_parser as add_follow
+
+    add_follow(commands)
+
     play = commands.add_parser("play", help="play a game in the terminal against bots")
     play.add_argument("game", choices=_game_names(playable))
     play.add_argument(

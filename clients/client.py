@@ -42,6 +42,9 @@ class _AdvisorStub(Protocol):
     LegalMoves: _Unary[advisor_pb2.LegalMovesRequest, advisor_pb2.LegalMovesResponse]
     ListGames: _Unary[advisor_pb2.ListGamesRequest, advisor_pb2.ListGamesResponse]
     Review: _Streaming[advisor_pb2.ReviewRequest, advisor_pb2.ReviewResponse]
+    ApplyObservedMove: _Unary[
+        advisor_pb2.ApplyObservedMoveRequest, advisor_pb2.ApplyObservedMoveResponse
+    ]
 
 
 class _MatchStub(Protocol):
@@ -271,9 +274,28 @@ class RegentClient:
         observation: advisor_pb2.Observation | EngineObservation,
         timeout: float | None = None,
     ) -> advisor_pb2.LegalMovesResponse:
-        """The player to act (unset once the game is over) and their moves."""
+        """The player to act (unset once the game is over) and their moves; for another
+        player to act, the moves it may be making as the observer sees them (`observed_moves`)."""
         request = advisor_pb2.LegalMovesRequest(observation=_observation(observation))
         return self._call(self._advisor.LegalMoves, request, timeout)
+
+    def apply_observed_move(
+        self,
+        observation: advisor_pb2.Observation | EngineObservation,
+        player: int,
+        move: str | int,
+        revealed: Sequence[str] = (),
+        timeout: float | None = None,
+    ) -> advisor_pb2.ApplyObservedMoveResponse:
+        """`player`'s move as the observer saw it at the table (a text or shape of
+        `legal_moves(...).observed_moves`, or an id), with the answers to its reveal slots so
+        far: the slots, and once every one is answered, the observation after the move."""
+        chosen = common_pb2.Move(id=move) if isinstance(move, int) else common_pb2.Move(text=move)
+        request = advisor_pb2.ApplyObservedMoveRequest(
+            observation=_observation(observation), player=player, move=chosen,
+            revealed=list(revealed),
+        )  # fmt: skip
+        return self._call(self._advisor.ApplyObservedMove, request, timeout)
 
     def list_games(self, timeout: float | None = None) -> advisor_pb2.ListGamesResponse:
         """The games, player counts, rules options and bot kinds on offer."""

@@ -5,13 +5,15 @@ ApplyMove needs to know of its cards. Every converter module satisfies `Converte
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol, TypeVar, cast
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
+import engine
+from engine.errors import InvalidObservationError
 from engine.options import Options
 from regent.v1 import common_pb2
 
@@ -75,6 +77,48 @@ def _no_known_draws(obs: Any) -> dict[int, str]:
     return {}
 
 
+def hold_in_hand(obs: Any, player: int, card: str) -> Any:
+    """`obs` where the observer knows that `player` holds `card` (one more known card of its
+    hand, kept in the game's kind order): the world ApplyObservedMove deals when the table
+    showed that card leave that hand. InvalidObservationError when the hand has no room."""
+    view = obs.players[player]
+    if card in view.hand:
+        return obs  # the observer knew it was there
+    if len(view.hand) >= view.hand_size:
+        raise InvalidObservationError(
+            f"players[{player}].hand", f"every card of player {player}'s hand is known already"
+        )
+    order = {kind.name: i for i, kind in enumerate(engine.game(obs.game).cards)}
+    hand = tuple(sorted((*view.hand, card), key=order.__getitem__))
+    players = list(obs.players)
+    players[player] = replace(view, hand=hand)
+    return replace(obs, players=tuple(players))
+
+
+def _no_outcome_text(before: Any, after: Any) -> str:
+    return ""
+
+
+#: A step of a replayed round of secret choices: an action, or None for any choice.
+Step = int | None
+
+
+@dataclass(frozen=True)
+class SecretRound:
+    """A move that ends a round of secret choices, which the table then shows together (a
+    Season's builds): what to ask, one question per player whose choice the observer now
+    sees, as (place, description); and, from the answers, the observation at the round's
+    start where the observer knows the cards they chose, with the steps that replay the round
+    (ValueError or InvalidObservationError for answers that cannot be)."""
+
+    questions: tuple[tuple[str, str], ...]
+    replay: Callable[[Sequence[str]], tuple[Any, list[Step]]]
+
+
+def _no_secret_round(obs: Any, action: int) -> SecretRound | None:
+    return None
+
+
 @dataclass(frozen=True)
 class TableRules:
     """What ApplyMove needs of a game: where its known cards lie, how its draw pile is
@@ -97,6 +141,15 @@ class TableRules:
     worlds: int
     #: Draw index (0 = the top) -> the card the observer knows is there.
     known_draws: Callable[[Any], dict[int, str]] = _no_known_draws
+    #: ApplyObservedMove: (observation, player, card) -> the observation where the observer
+    #: knows `player` holds `card` where its move takes it from.
+    hold: Callable[[Any, int, str], Any] = hold_in_hand
+    #: ApplyObservedMove: (observation before, after) -> what the table showed of a move's
+    #: outcome that is no card (who revealed a character), in words; "" when nothing.
+    outcome: Callable[[Any, Any], str] = _no_outcome_text
+    #: ApplyObservedMove: (observation, the observed action) -> the round of secret choices
+    #: the move ends, or None.
+    secret_round: Callable[[Any, int], SecretRound | None] = _no_secret_round
 
     def unseen(self, obs: Any) -> Counter[str]:
         """The cards the observer cannot see: the deck less every card it knows."""

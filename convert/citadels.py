@@ -288,7 +288,10 @@ def _drawn(
 ) -> list[tuple[int, str]]:
     """Cards go under the deck as others come off its top, so the sizes do not tell how many
     were drawn; but every card the observer's own move draws lands in its sight (its hand or
-    the cards to keep): the draws are the top cards up to the last new one it sees."""
+    the cards to keep): the draws are the top cards up to the last new one it sees. Another
+    player's draws land in its own hand, out of the observer's sight."""
+    if before.decision.player != before.observer:
+        return []  # another player's draws go to its own hand
     left = Counter(new_cards)
     known = _known_draws(before)
     taken = []
@@ -301,6 +304,24 @@ def _drawn(
                 break
             left[card] -= 1
     return taken
+
+
+def _outcome(before: Observation, after: Observation) -> str:
+    """What the table showed after a move, in words: who revealed the characters called, the
+    crown, a new round's face-up characters, the characters the observer is handed."""
+    words = []
+    new_round = after.round != before.round
+    if new_round:
+        words.append(f"round {after.round}")
+    earlier = set() if new_round else set(before.revealed)
+    words += [f"p{q} is the {c}" for c, q in after.revealed if (c, q) not in earlier]
+    if after.crown != before.crown:
+        words.append(f"the crown to p{after.crown}")
+    if after.draft.face_up != before.draft.face_up:
+        words.append("face up: " + ", ".join(after.draft.face_up))
+    if after.draft.shown != before.draft.shown and after.draft.shown:
+        words.append("you are handed: " + ", ".join(after.draft.shown[-1]))
+    return "; ".join(words)
 
 
 def _district_name(text: str) -> str:
@@ -323,4 +344,5 @@ TABLE = TableRules(
     drawn=_drawn,
     worlds=16,
     known_draws=_known_draws,
+    outcome=_outcome,
 )

@@ -14,19 +14,32 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import cast
 
 from convert.adapter import (
     CannotApply,
     Place,
+    SecretRound,
+    Step,
     TableRules,
     add_places,
     enum_numbers,
+    hold_in_hand,
     rules_message,
     rules_of_message,
 )
 from engine.errors import InvalidObservationError
-from engine.royal_cities.cards import CITY_COLOURS, COLOURS, copies, kind_name, parse_kind
+from engine.interface import HIDDEN
+from engine.royal_cities.actions import string_to_action
+from engine.royal_cities.cards import (
+    CITY_COLOURS,
+    COLOURS,
+    copies,
+    kind_name,
+    parse_colour,
+    parse_kind,
+)
 from engine.royal_cities.observation import (
     PHASES,
     RESUMES,
@@ -387,6 +400,143 @@ def _drawn(
     return list(enumerate(draws[: before.pile_size - after.pile_size]))
 
 
+def _hold(obs: Observation, player: int, card: str) -> Observation:
+    """The observer knows `player` holds `card`: among the cards it drew and has still to
+    place (the Hero's two, the Astrologer's three), else in its hand."""
+    d = obs.decision
+    if d.player == player and d.drawn_hidden > 0:
+        drawn = tuple(sorted((*d.drawn, card), key=parse_kind))
+        decision = replace(d, drawn=drawn, drawn_hidden=d.drawn_hidden - 1)
+        return replace(obs, decision=decision)
+    return hold_in_hand(obs, player, card)
+
+
+#: The rounds of secret choices, taken by players 0 to n-1 in turn and shown when the last
+#: one chooses: what the observer is asked of each player's choice.
+_SECRET_QUESTIONS = {
+    "pass": "the card p{q} passed you",
+    "first_build": "the card p{q} built first (or 'none')",
+    "construct": "the cards p{q} built, each with its City ('red-2 red, white-3 red') or 'none'",
+}
+
+
+def _secret_round(obs: Observation, action: int) -> SecretRound | None:
+    """The Season's construction, the first builds and the passes of the setup end when the
+    last player chooses; the table then shows every player's builds (or the cards passed to
+    the observer) together. The round is replayed from its start, each player's choice from
+    the table (the observer's from its own record), so that the engine plays it as it was."""
+    d = obs.decision
+    n = obs.num_players
+    if d.phase not in _SECRET_QUESTIONS or d.player != n - 1 or n < 2:
+        return None
+    me = obs.observer
+    if d.player == me and not _completes(d, action):
+        return None
+    if d.phase == "pass":
+        givers = [1 - me] * 2 if n == 2 else [(me - 1) % n, (me + 1) % n]
+    else:
+        givers = [q for q in range(n) if q != me]
+    questions = tuple(
+        (f"players[{q}].cities" if d.phase != "pass" else f"players[{me}].hand",
+         _SECRET_QUESTIONS[d.phase].format(q=q))
+        for q in givers
+    )  # fmt: skip
+
+    def replay(answers: Sequence[str]) -> tuple[Observation, list[Step]]:
+        own = _own_steps(obs, action)
+        choices: dict[int, list[Step]] = {me: own}
+        held: dict[int, list[str]] = {}
+        if d.phase == "pass":
+            cards = [kind_name(parse_kind(answer)) for answer in answers]
+            for q, card in zip(givers, cards, strict=True):
+                held.setdefault(q, []).append(card)
+            if n == 2:  # an unordered pair, low kind first
+                choices[1 - me] = [_act(f"pass {c}") for c in sorted(cards, key=parse_kind)]
+            else:  # the left neighbour's first card and the right one's second come here
+                choices[givers[0]] = [_act(f"pass {cards[0]}"), None]
+                choices[givers[1]] = [None, _act(f"pass {cards[1]}")]
+        else:
+            for q, answer in zip(givers, answers, strict=True):
+                builds = _builds(answer, d.phase)
+                held[q] = [card for card, _ in builds]
+                choices[q] = [_act(f"build {card} {city}") for card, city in builds]
+                if d.phase == "construct" or not builds:
+                    choices[q].append(_act("stop"))
+        start = _round_start(obs, held)
+        unseen: list[Step] = [None, None] if d.phase == "pass" else [None]
+        steps = [step for q in range(n) for step in choices.get(q, unseen)]
+        return start, steps
+
+    return SecretRound(questions=questions, replay=replay)
+
+
+def _completes(d: Decision, action: int) -> bool:
+    """Whether the observer's own `action` completes its secret choice."""
+    if d.phase == "pass":
+        return len(d.passes) == 1
+    return d.phase == "first_build" or action == _act("stop")
+
+
+def _act(text: str) -> int:
+    return string_to_action(text)
+
+
+def _own_steps(obs: Observation, action: int) -> list[Step]:
+    """The observer's own choice this round, from its record (and its move, when it is the
+    last to choose)."""
+    d = obs.decision
+    steps: list[Step]
+    if d.phase == "pass":
+        steps = [_act(f"pass {card}") for card in d.passes]
+    elif d.phase == "first_build":
+        card = d.first_build
+        steps = [_act(f"build {card} {COLOURS[parse_kind(card) // 7]}") if card else _act("stop")]
+        if d.player == obs.observer:
+            steps = []
+    else:
+        steps = [_act(f"build {card} {city}") for card, city in d.selection]
+        if d.player != obs.observer:
+            steps.append(_act("stop"))
+    if d.player == obs.observer and action != HIDDEN:
+        steps.append(action)
+    return steps
+
+
+def _builds(answer: str, phase: str) -> list[tuple[str, str]]:
+    """(card, City) of each card an answer names, in the order the engine takes them."""
+    if answer.strip().lower() == "none":
+        return []
+    builds = []
+    for part in answer.split(","):
+        words = part.split()
+        card = kind_name(parse_kind(words[0])) if words else ""
+        if not card or len(words) > 2:
+            raise ValueError(f"cannot read {part.strip()!r}: a card and its City, e.g. 'red-2 red'")
+        colour = COLOURS[parse_kind(card) // 7]
+        city = CITY_COLOURS[parse_colour(words[1])] if len(words) == 2 else colour
+        builds.append((card, city))
+    if phase == "first_build" and len(builds) > 1:
+        raise ValueError("a first build is one card")
+    return sorted(builds, key=lambda b: (parse_kind(b[0]), CITY_COLOURS.index(b[1])))
+
+
+def _round_start(obs: Observation, held: dict[int, list[str]]) -> Observation:
+    """The observation when the round began (player 0 to choose, nobody committed), where
+    the observer knows the cards the others chose."""
+    players = []
+    for q, view in enumerate(obs.players):
+        hand = view.hand
+        for card in held.get(q, []):
+            if q != obs.observer and (card not in hand or hand.count(card) < held[q].count(card)):
+                hand = (*hand, card)
+        if len(hand) > view.hand_size:
+            raise InvalidObservationError(f"players[{q}].hand", "holds fewer cards than that")
+        hand = tuple(sorted(hand, key=parse_kind))
+        players.append(replace(view, committed=False, hand=hand))
+    decision = replace(obs.decision, player=0, passes=(), first_build=None, selection=())
+    return replace(obs, players=tuple(players), decision=decision)
+
+
 TABLE = TableRules(
     places=_places,
     deck=Counter({kind_name(k): copies(k) for k in range(len(COLOURS) * 7)}),
@@ -401,4 +551,6 @@ TABLE = TableRules(
     pile_size=lambda obs: obs.pile_size,
     drawn=_drawn,
     worlds=3,
+    hold=_hold,
+    secret_round=_secret_round,
 )

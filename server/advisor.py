@@ -14,6 +14,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import BOT_KINDS, advice_config
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
+from server.follow import apply_observed_move, observed_moves
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.reviewing import DEADLINE_MARGIN, run_review
 from server.reviewing import read_request as read_review
@@ -156,6 +157,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             response.moves.extend(
                 common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
             )
+        elif not state.is_terminal():
+            response.observed_moves.extend(
+                observed_moves(observation_from_proto(request.observation))
+            )
         return response
 
     async def ApplyMove(self, request, context):
@@ -180,6 +185,16 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         time_left = None if remaining is None else max(0.0, remaining - DEADLINE_MARGIN)
         async for message in run_review(decisions, config, self.slots, time_left):
             yield message
+
+    async def ApplyObservedMove(self, request, context):
+        if not request.HasField("observation"):
+            await self._abort(context, invalid_argument("observation", "is required"))
+        try:
+            return apply_observed_move(
+                request.observation, request.player, request.move, request.revealed
+            )
+        except Rejected as rejected:
+            await self._abort(context, rejected.status)
 
     async def ListGames(self, request, context):
         """Every game the engine plays, with its player counts, rules options and card

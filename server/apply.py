@@ -46,10 +46,8 @@ def apply_move(
         obs = observation_from_proto(observation)
     except InvalidObservationError as err:
         raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
-    found = converter(obs.game)
-    assert found is not None, "a game read from a message has a converter"
-    rules = found.TABLE
-    state = _state(obs, game, ())
+    rules = table_rules(obs)
+    state = state_for(obs, game, ())
     if state.is_terminal():
         raise Rejected(failed_precondition("the game is over: there is no move to apply"))
     if state.current_player != obs.observer:
@@ -61,18 +59,26 @@ def apply_move(
             )
         )
     action = action_of(state, move)
-    given = _cards(revealed, rules.unseen(obs), rules.parse)
+    given = table_cards(revealed, rules.unseen(obs), rules.parse)
     before = rules.places(obs)
     known = rules.known_draws(obs)
-    positions = _positions([], len(given), known)
+    positions = draw_positions([], len(given), known)
     for _ in range(len(given) + 2):
-        draws = _stack(rules.unseen(obs), given, positions, rules.pile_size(obs), known)
-        after = _after(obs, game, draws, action, rules.worlds)
+        draws = stack_pile(rules.unseen(obs), given, positions, rules.pile_size(obs), known)
+        after = after_in_worlds(obs, game, draws, action, rules.worlds)
         try:
-            slots = _slots(obs, after, draws, before, rules)
+            slots, secret = draw_slots(obs, after, draws, before, rules)
         except CannotApply as err:
             raise Rejected(failed_precondition(str(err))) from None
-        placed = _positions([draw for draw, _ in slots], len(given), known)
+        if +secret:
+            raise Rejected(
+                failed_precondition(
+                    "this move reveals what other players chose in secret "
+                    f"({' '.join(sorted(secret.elements()))} among them); Regent cannot know "
+                    "those cards: set up the position after the reveal by hand"
+                )
+            )
+        placed = draw_positions([draw for draw, _ in slots], len(given), known)
         if placed == positions:
             break
         positions = placed
@@ -100,12 +106,12 @@ def apply_move(
     return response
 
 
-def _after(obs: Any, game: str | None, draws: list[str], action: int, worlds: int) -> Any:
+def after_in_worlds(obs: Any, game: str | None, draws: list[str], action: int, worlds: int) -> Any:
     """The observer's observation after `action`, the same in `worlds` worlds; Rejected when
     they disagree: the move shows the observer what another player chose in secret."""
     seen = []
     for seed in range(worlds):
-        world = _state(obs, game, draws, seed)
+        world = state_for(obs, game, draws, seed)
         world.apply_action(action)
         seen.append(world.observation(obs.observer))
     if any(other != seen[0] for other in seen[1:]):
@@ -118,14 +124,23 @@ def _after(obs: Any, game: str | None, draws: list[str], action: int, worlds: in
     return seen[0]
 
 
-def _state(obs: Any, game: str | None, draws: Sequence[str], seed: int = 0) -> engine.State:
+def table_rules(obs: Any) -> TableRules:
+    """What the table shows of the moves of the game `obs` (read from a message) is played in."""
+    found = converter(obs.game)
+    assert found is not None, "a game read from a message has a converter"
+    return found.TABLE
+
+
+def state_for(obs: Any, game: str | None, draws: Sequence[str], seed: int = 0) -> engine.State:
     try:
         return engine.state_from_observation(obs, seed, draws)
     except InvalidObservationError as err:
         raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
 
 
-def _cards(revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str], str]) -> list[str]:
+def table_cards(
+    revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str], str]
+) -> list[str]:
     """The caller's cards by their engine names, each one the observer could not see."""
     left = Counter(unseen)
     cards = []
@@ -146,7 +161,7 @@ def _cards(revealed: Sequence[str], unseen: Counter[str], parse: Callable[[str],
     return cards
 
 
-def _positions(found: list[int], count: int, known: dict[int, str]) -> list[int]:
+def draw_positions(found: list[int], count: int, known: dict[int, str]) -> list[int]:
     """Where the caller's `count` cards go in the draw order: the draws found visible so
     far, then the next draws after the last of them that the observer does not know."""
     placed = found[:count]
@@ -158,7 +173,7 @@ def _positions(found: list[int], count: int, known: dict[int, str]) -> list[int]
     return placed
 
 
-def _stack(
+def stack_pile(
     unseen: Counter[str],
     given: list[str],
     positions: list[int],
@@ -181,11 +196,11 @@ def _stack(
     return [card if card is not None else next(fill) for card in pile]
 
 
-def _slots(
+def draw_slots(
     before_obs: Any, after_obs: Any, draws: list[str], before: Counter[Place], rules: TableRules
-) -> list[tuple[int, str]]:
-    """(draw index, place) of every drawn card the observer now sees, in the order drawn;
-    Rejected when the move showed it other hidden cards (another player's secret choice)."""
+) -> tuple[list[tuple[int, str]], Counter[str]]:
+    """(draw index, place) of every drawn card the observer now sees, in the order drawn,
+    and the other cards it now sees that it did not before (from another player's hand)."""
     after = rules.places(after_obs)
     new_places = after - before
     new_cards = cards_of(after) - cards_of(before)
@@ -199,12 +214,4 @@ def _slots(
         if place:
             new_places[place, card] -= 1
         slots.append((index, place))
-    if +new_cards:
-        raise Rejected(
-            failed_precondition(
-                "this move reveals what other players chose in secret "
-                f"({' '.join(sorted(new_cards.elements()))} among them); Regent cannot know "
-                "those cards: set up the position after the reveal by hand"
-            )
-        )
-    return slots
+    return slots, +new_cards

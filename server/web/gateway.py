@@ -56,6 +56,7 @@ UNARY = {
     "/api/legal-moves": (advisor_pb2.LegalMovesRequest, "LegalMoves"),
     "/api/recommend": (advisor_pb2.RecommendRequest, "Recommend"),
     "/api/apply-move": (advisor_pb2.ApplyMoveRequest, "ApplyMove"),
+    "/api/apply-observed-move": (advisor_pb2.ApplyObservedMoveRequest, "ApplyObservedMove"),
 }
 #: Streaming POST routes (JSON lines): path -> (request message, method name, timeout).
 STREAMING = {

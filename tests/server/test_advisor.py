@@ -110,7 +110,15 @@ def test_reflection_describes_the_services(channel: grpc.Channel, symbol: str) -
     assert symbol in services
     methods = {m.name for m in services[symbol].method}
     expected = (
-        {"Recommend", "Analyze", "LegalMoves", "ListGames", "ApplyMove", "Review"}
+        {
+            "Recommend",
+            "Analyze",
+            "LegalMoves",
+            "ListGames",
+            "ApplyMove",
+            "Review",
+            "ApplyObservedMove",
+        }
         if symbol == ADVISOR
         else {"CreateMatch", "GetView", "Play", "Watch", "ListMatches", "Resign"}
     )

@@ -71,6 +71,10 @@ export const legalMoves = (observation) => post("/api/legal-moves", { observatio
 export const applyMove = (observation, text, revealed) =>
   post("/api/apply-move", { observation, move: { text }, revealed });
 
+// Following a game: the move of `player` (any player, the observer too) as seen at the table.
+export const applyObservedMove = (observation, player, text, revealed) =>
+  post("/api/apply-observed-move", { observation, player, move: { text }, revealed });
+
 // POST `body` to a streaming route and call onLine(line) for every JSON line of the answer;
 // `signal` (an AbortSignal) stops it: the gateway cancels the call when the browser hangs up.
 async function streamLines(path, body, onLine, signal) {

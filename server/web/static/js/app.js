@@ -1,9 +1,10 @@
 // The hint page: the position (saved in the browser, so a reload keeps it), the engine's
 // verdict on it, the hint with its alternatives, and "I played it". The games and their
 // facts come from the service (GET /api/games), once, before the first render.
-import { analyze, applyMove, legalMoves, listGames } from "./api.js";
+import { analyze, applyObservedMove, legalMoves, listGames } from "./api.js";
+import { logList, moveButtons, slotAnswers } from "./follow.js";
 import { loadGames } from "./games/index.js";
-import { initReview, recordDecision } from "./review.js";
+import { forgetDecisionsFrom, initReview, recordDecision } from "./review.js";
 import { el } from "./ui.js";
 
 const STORE = "regent.hint.v1";
@@ -19,6 +20,7 @@ let state = null;
 let search = null; // the AbortController of the running Analyze
 let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
+let renders = 0; // positions drawn so far: #legal's data-rendered, and data-checked once asked
 
 function load() {
   try {
@@ -36,7 +38,7 @@ function load() {
 function fresh(game, budget = 1) {
   const counts = game.playerCounts;
   const numPlayers = counts[Math.min(1, counts.length - 1)];
-  return { game: game.id, observation: { [game.id]: game.blank(numPlayers) }, budget };
+  return { game: game.id, observation: { [game.id]: game.blank(numPlayers) }, budget, log: [] };
 }
 
 function save() {
@@ -59,17 +61,21 @@ function render() {
   );
   $("budget").value = state.budget;
   current.renderSetup($("setup"), position(), changed);
+  renderLog();
+  $("legal").dataset.rendered = ++renders; // check() marks the version it answered
   scheduleCheck();
 }
 
 function changed(updated) {
+  state.log = []; // a position edited by hand starts a new log
   state.observation = { [state.game]: updated };
   save();
   clearAdvice();
   render();
 }
 
-function replacePosition(observation, gameId) {
+function replacePosition(observation, gameId, log = []) {
+  state.log = log;
   state.game = gameId;
   state.observation = observation;
   save();
@@ -85,6 +91,7 @@ function scheduleCheck() {
 // Ask the engine whether the position can happen, and what the player to act may do.
 async function check() {
   const ticket = ++checking;
+  const version = renders;
   try {
     const answer = await legalMoves(state.observation);
     if (ticket !== checking) return;
@@ -96,19 +103,22 @@ async function check() {
       ? moves.map((m) => current.describeMove(m.text, position())).join(" · ")
       : answer.player === undefined
         ? "The game is over."
-        : `P${answer.player + 1} is to act: their moves depend on cards you cannot see. ` +
-          "Update the position as the table plays, then set To act back to you.";
+        : `P${answer.player + 1} is to act: tap what they did below, as the table showed it.`;
     $("hint").disabled = !mine || !moves.length;
     $("other-moves").replaceChildren(
       ...moves.map((m) => el("option", { value: m.text }, current.describeMove(m.text, position()))),
     );
     $("other-move").classList.toggle("hidden", !moves.length);
+    showFollow(answer);
+    $("legal").dataset.checked = version; // the moves shown are the latest position's
   } catch (err) {
     if (ticket !== checking) return;
     showProblem(err);
     $("legal").textContent = "None until the position is fixed.";
     $("hint").disabled = true;
     $("other-move").classList.add("hidden");
+    $("follow").classList.add("hidden");
+    $("legal").dataset.checked = version;
   }
 }
 
@@ -223,30 +233,36 @@ function barFill(chance) {
   return fill;
 }
 
-// -- "I played it" -----------------------------------------------------------------------
+// -- entering moves: "I played it" and following the table -----------------------------
 
-// Apply the move; the service asks for every card the table turned up, one at a time.
+// Apply the move of the player to act as the table saw it; the service asks for everything
+// the table showed (a card turned up, a card played, the builds, who revealed a character),
+// one slot at a time. The step joins the log with the position before it.
 async function iPlayed(text, revealed = []) {
   stopSearch();
+  const current = game();
+  const player = current.toAct(position());
   try {
-    const answer = await applyMove(state.observation, text, revealed);
+    const answer = await applyObservedMove(state.observation, player, text, revealed);
     if (!answer.complete) {
       askReveal(text, revealed, answer.reveals[revealed.length]);
       return;
     }
     $("reveal").classList.add("hidden");
-    const gameId = state.game;
-    recordDecision(state.observation, text);
-    replacePosition(answer.observation, gameId);
-    const current = game();
+    const mine = player === current.observer(position());
+    if (mine) recordDecision(state.observation, text);
+    const who = mine ? "You" : `P${player + 1}`;
+    const shown = revealed.length ? ` (${revealed.join("; ")})` : "";
+    const step = { observation: state.observation, game: state.game, text: `${who}: ${moveWords(text)}${shown}`, mine };
+    replacePosition(answer.observation, state.game, [...(state.log || []), step]);
     const next = current.toAct(position());
     notice(
-      `Played: ${current.describeMove(text, position())}. ` +
+      `Entered: ${step.text}. ` +
         (next === current.observer(position())
-          ? "Your decision again: ask for a hint."
+          ? "Your decision: ask for a hint."
           : next === null
             ? "The game is over."
-            : `Now P${next + 1} is to act: update the position as the table plays.`),
+            : `Now P${next + 1} is to act: tap what they did.`),
     );
   } catch (err) {
     $("reveal").classList.add("hidden");
@@ -254,26 +270,60 @@ async function iPlayed(text, revealed = []) {
   }
 }
 
+const moveWords = (text) => (text.includes("?") ? text.replace("?", "…") : game().describeMove(text, position()));
+
 function askReveal(text, revealed, slot) {
   const box = $("reveal");
-  const choices = game()
-    .revealChoices(position())
-    .filter((c) => c.left > revealed.filter((r) => r === c.name).length)
-    .map((choice) => {
-      const button = el("button", { type: "button", "data-reveal": choice.name, "aria-label": choice.label }, choice.element());
-      button.onclick = () => iPlayed(text, [...revealed, choice.name]);
-      return button;
-    });
+  const current = game();
+  const choices = current
+    .revealChoices(slotView(slot))
+    .filter((c) => c.left > revealed.filter((r) => r === c.name).length);
+  const answers = slotAnswers(slot, choices, current.cityOf || (() => ""), (answer) => iPlayed(text, [...revealed, answer]));
   const cancel = el("button", { type: "button", id: "reveal-cancel" }, "Cancel");
   cancel.onclick = () => box.classList.add("hidden");
+  const what = slot.options && slot.options.length ? "Tap what the table showed: " : "Tap the card the table showed: ";
   box.replaceChildren(
-    el("p", {}, el("strong", {}, "Tap the card the table showed: "), slot.description,
-      revealed.length ? ` (card ${revealed.length + 1})` : ""),
-    el("div", { class: "deck" }, ...choices),
+    el("p", {}, el("strong", {}, what), slot.description, revealed.length ? ` (card ${revealed.length + 1})` : ""),
+    el("div", { class: slot.options && slot.options.length ? "row" : "deck" }, ...answers),
     cancel,
   );
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "nearest" });
+}
+
+// The position whose unseen cards a slot may name: for a player's builds, the cards you
+// knew in that player's hand may be among them too.
+function slotView(slot) {
+  const builder = /players\[(\d+)\]\.cities$/.exec(slot.place || "");
+  if (!builder) return position();
+  const copy = JSON.parse(JSON.stringify(position()));
+  copy.players[Number(builder[1])].hand = [];
+  return copy;
+}
+
+// Another player to act: the moves it may be making, as you see them, one button each.
+function showFollow(answer) {
+  const moves = answer.observed_moves || [];
+  $("follow").classList.toggle("hidden", !moves.length);
+  if (!moves.length) return;
+  const who = `P${answer.player + 1}`;
+  $("follow-title").textContent = `What did ${who} do?`;
+  $("follow-moves").replaceChildren(...moveButtons(moves, who, (text) => game().describeMove(text, position()), (text) => iPlayed(text)));
+}
+
+function renderLog() {
+  const log = state.log || [];
+  $("log").replaceChildren(...logList(log, backTo));
+  $("undo").disabled = !log.length;
+}
+
+// Back to the position before step `index` of the log, exactly as it was.
+function backTo(index) {
+  const step = state.log[index];
+  const firstMine = state.log.slice(index).find((s) => s.mine);
+  if (firstMine) forgetDecisionsFrom(firstMine.observation);
+  notice(`Back before: ${step.text}.`);
+  replacePosition(step.observation, step.game, state.log.slice(0, index));
 }
 
 // -- import and export --------------------------------------------------------------------
@@ -321,6 +371,7 @@ function wire() {
   $("hint").onclick = hint;
   $("stop").onclick = stopSearch;
   $("played-other").onclick = () => iPlayed($("other-moves").value);
+  $("undo").onclick = () => backTo(state.log.length - 1);
   $("export").onclick = exportPosition;
   $("import").onclick = () => $("import-dialog").showModal();
   $("import-file").onchange = async () => {

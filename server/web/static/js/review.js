@@ -44,6 +44,15 @@ export function recordDecision(observation, text) {
   keep(game);
 }
 
+// Undo in the follow log: the decision played from `observation`, and every later one, were
+// taken back.
+export function forgetDecisionsFrom(observation) {
+  const game = decisions();
+  const at = game.observations.findIndex((o) => JSON.stringify(o) === JSON.stringify(observation));
+  if (at < 0) return;
+  keep({ observations: game.observations.slice(0, at), moves: game.moves.slice(0, at) });
+}
+
 function seatOf(observation) {
   const [gameId, body] = Object.entries(observation)[0] || [];
   return `${gameId}:${body ? body.observer || 0 : ""}`;

@@ -12,6 +12,8 @@
 //   describeField(path)           a field path of an error ("players[1].hand[0]") in words
 //   revealChoices(position)       the cards a reveal slot may name: those the observer
 //                                 cannot see, as [{name, left, label, element()}]
+//   cityOf(name)                  (optional) the City a built card goes to: a name, or the
+//                                 names to choose from (a reveal slot of a player's builds)
 // and may replace the defaults below of
 //   numPlayers(position)          how many players a position has
 //   observer(position), toAct(position)

@@ -410,5 +410,7 @@ export default function make(info) {
   RULES = info.rules_options || [];
   SCORE_UNIT = info.score_unit || "";
   const revealChoices = (obs) => choices(deck, left(normalize(obs)), cardWords, cardElement);
-  return { blank, renderSetup, describeMove, describeField, revealChoices };
+  // A built card's City: its colour's, or a choice among them for a white card.
+  const cityOf = (name) => (colourOf(name) === WHITE ? CITIES : colourOf(name));
+  return { blank, renderSetup, describeMove, describeField, revealChoices, cityOf };
 }
