@@ -49,7 +49,7 @@ class BadInput(Exception):
     """Input the command refuses; its message names what is wrong."""
 
 
-def _fail(command: str, error: Exception, address: str | None = None) -> int:
+def report_failure(command: str, error: Exception, address: str | None = None) -> int:
     """Print one line about `error` and return the exit status it calls for."""
     if isinstance(error, RegentError):
         message = error.message
@@ -115,7 +115,7 @@ def _web_options(args: argparse.Namespace) -> WebOptions:
 
 
 @contextmanager
-def _service(address: str | None) -> Iterator[str]:
+def service_at(address: str | None) -> Iterator[str]:
     """The address of the server to use: `address`, or an in-process one started for the
     duration of the block."""
     if address:
@@ -146,7 +146,7 @@ def hint(args: argparse.Namespace) -> int:
                     bot=args.bot,
                 )
     except (BadInput, RegentError) as err:
-        return _fail("hint", err, None if args.local else args.server)
+        return report_failure("hint", err, None if args.local else args.server)
     print(format_report(result, observation))
     return 0
 
@@ -281,7 +281,7 @@ def play(args: argparse.Namespace) -> int:
         print(f"regent play: {title} is for {counts[0]} to {counts[-1]} players", file=sys.stderr)
         return 2
     try:
-        with _service(args.server) as address, RegentClient(address) as client:
+        with service_at(args.server) as address, RegentClient(address) as client:
             created = client.create_match(game, seats, seed=seed)
             others = (
                 f"the others play {args.bot}" if args.players > 1 else "solo, against the Regent"
@@ -292,7 +292,7 @@ def play(args: argparse.Namespace) -> int:
             with hosted.events:
                 return hosted.run()
     except (RegentError, OSError, RuntimeError) as err:
-        return _fail("play", err, args.server)
+        return report_failure("play", err, args.server)
     except KeyboardInterrupt:  # while the bots think; at the prompt, Ctrl-C resigns
         return 130
 
@@ -403,7 +403,7 @@ def watch(args: argparse.Namespace) -> int:
                 if event.status == _FINISHED:
                     print(result_line(event.scores, event.returns), flush=True)
     except RegentError as err:
-        return _fail("watch", err, args.server)
+        return report_failure("watch", err, args.server)
     except KeyboardInterrupt:
         return 130
     return 0

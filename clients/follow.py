@@ -19,12 +19,12 @@ def follow(args: argparse.Namespace) -> int:
     from google.protobuf import json_format
 
     from clients.client import RegentClient, RegentError
-    from clients.commands import BadInput, _fail, _service, read_observation
+    from clients.commands import BadInput, read_observation, report_failure, service_at
 
     server = None if args.local else args.server
     try:
         observation = read_observation(args.file)
-        with _service(server) as address, RegentClient(address) as client:
+        with service_at(server) as address, RegentClient(address) as client:
             legal = client.legal_moves(observation)
             if not legal.HasField("player"):
                 print("the game is over")
@@ -37,7 +37,7 @@ def follow(args: argparse.Namespace) -> int:
                 return 0
             response = client.apply_observed_move(observation, legal.player, args.move, args.reveal)
     except (BadInput, RegentError) as err:
-        return _fail("follow", err, server)
+        return report_failure("follow", err, server)
     for slot in response.reveals:
         options = f" (one of: {'; '.join(slot.options)})" if slot.options else ""
         answer = slot.card or "? -- give it with --reveal"

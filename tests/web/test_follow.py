@@ -62,6 +62,7 @@ class Table:
         self.opponent_moves = 0
         self.revealing = 0
         self.steps = 0
+        self.own_moves = 0
         self.errors: list[str] = []
         page.on("pageerror", lambda err: self.errors.append(str(err)))
         page.on(
@@ -105,6 +106,7 @@ class Table:
             asked = "#reveal:not(.hidden)" if i == 0 else f"#reveal >> text=(card {i + 1})"
             page.wait_for_selector(asked, timeout=30_000)  # this slot, not the one before
             taps += self._answer(answer)
+        self.own_moves += count and not theirs
         if count and theirs:
             self.opponent_moves += 1
             self.revealing += bool(request.revealed)
@@ -177,6 +179,10 @@ def test_a_whole_game_followed_through_the_page(
         page.screenshot(path=shot, full_page=True)
         print(page.inner_text("#reveal"), page.inner_text("#log")[-300:])
         raise
+    # The observer's own moves are the decisions the review will search (undone and entered
+    # again, each is kept once).
+    recorded = page.evaluate("JSON.parse(localStorage.getItem('regent.review.v1'))")
+    assert len(recorded["moves"]) == table.own_moves
     # Back to the third step, exactly as it was.
     page.click('#log [data-back="2"]')
     table.settled(2)

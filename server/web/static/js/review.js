@@ -61,8 +61,8 @@ function seatOf(observation) {
 function showCount() {
   const count = decisions().moves.length;
   $("review-count").textContent = count
-    ? `${count} of your moves recorded (each "I played it"), or import a game.`
-    : 'No moves recorded yet: play with "I played it", or import a game.';
+    ? `${count} of your moves recorded (each move you entered as yours), or import a game.`
+    : 'No moves recorded yet: enter your moves as you play them, or import a game.';
   $("review-start").disabled = !count || running !== null;
 }
 
