@@ -10,6 +10,8 @@ from search.ismcts import CancelToken, Mode, SearchRun
 
 ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
 PLAYOUTS = ("random", "heuristic")
+#: The budget of a search that names neither iterations nor seconds.
+DEFAULT_ITERATIONS = 2000
 
 
 @dataclass(frozen=True)
@@ -17,7 +19,9 @@ class SearchConfig:
     """What to search with. A budget of 0 means no limit on that axis; one must be set."""
 
     algorithm: str = "mo-ismcts"
-    iterations: int = 2000
+    #: Unset (`DEFAULT_ITERATIONS` when no time is set either): a time budget alone is the
+    #: whole budget, never that time or a default iteration cap, whichever comes first.
+    iterations: int = None  # type: ignore[assignment]  # resolved in __post_init__
     seconds: float = 0.0
     threads: int = 1
     c: float = 0.7
@@ -41,6 +45,8 @@ class SearchConfig:
     max_steps: int = 10_000
 
     def __post_init__(self) -> None:
+        if self.iterations is None:
+            object.__setattr__(self, "iterations", 0 if self.seconds else DEFAULT_ITERATIONS)
         if self.algorithm not in ALGORITHMS:
             raise ValueError(
                 f"unknown algorithm {self.algorithm!r}; one of {', '.join(ALGORITHMS)}"

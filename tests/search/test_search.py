@@ -9,7 +9,7 @@ import time
 import pytest
 
 import engine
-from search.bots import make_bot
+from search.bots import SearchBot, make_bot
 from search.ismcts import CancelToken
 from search.search import SearchConfig, search
 from tests.royal_cities.positions import position
@@ -238,3 +238,12 @@ def test_a_long_playout_sees_the_cancel_flag() -> None:
     token.cancel()
     worker.join(5)
     assert time.perf_counter() - cancelled < 0.02
+
+
+def test_a_time_budget_alone_is_the_whole_budget() -> None:
+    """`seconds=S` alone means S seconds, never S seconds or a default iteration cap."""
+    assert SearchConfig().iterations == 2000
+    assert SearchConfig(seconds=0.5).iterations == 0
+    assert SearchConfig(seconds=0.5, iterations=300).iterations == 300
+    timed = make_bot("mo-ismcts:seconds=0.25")
+    assert isinstance(timed, SearchBot) and timed.config.iterations == 0
