@@ -104,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("tune"))
     args = parser.parse_args(argv)
     rounds = halving(args)
-    summary = [[e.__dict__ for e in entries] for entries in rounds]
-    (args.out / "tune.json").write_text(json.dumps(summary, indent=2) + "\n")
+    ranked = [[e.__dict__ for e in entries] for entries in rounds]
+    (args.out / "tune.json").write_text(json.dumps(ranked, indent=2) + "\n")
     print(f"\nbest: {rounds[-1][0].spec}")
     return 0
 
