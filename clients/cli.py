@@ -311,7 +311,8 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         "--bot",
         metavar="SPEC",
         default="",
-        help=f"search bot spec, e.g. mo-ismcts:c=0.7 (default: {limits.default_bot})",
+        help="search bot spec, e.g. mo-ismcts:c=0.7 (default: the game's strongest measured bot "
+        "for its player count)",
     )
     hint.set_defaults(func=_hint)
 

@@ -182,7 +182,7 @@ def _local_report(
     iterations = args.iterations
     if not iterations and not args.seconds:
         iterations = ServerLimits.default_iterations
-    spec = args.bot or ServerLimits.default_bot
+    spec = args.bot or ServerLimits().bot_for(game, state.num_players)
     try:
         config = advice_config(
             spec,

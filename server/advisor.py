@@ -98,7 +98,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         except BudgetError as err:
             make = invalid_argument if err.negative else resource_exhausted
             raise Rejected(make(err.field, err.reason)) from None
-        spec = request.bot or self.limits.default_bot
+        spec = request.bot or self.limits.bot_for(game, state.num_players)
         try:
             config = advice_config(
                 spec, iterations=iterations, seconds=seconds, threads=threads, seed=request.seed
@@ -219,6 +219,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                         )
                         for card in spec.cards
                     ],
+                    default_bots={n: self.limits.bot_for(spec.name, n) for n in spec.player_counts},
                 )
                 for spec in served_games()
             ],

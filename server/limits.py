@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import engine
+
 
 @dataclass(frozen=True)
 class ServerLimits:
@@ -30,7 +32,9 @@ class ServerLimits:
     #: A Review's searches together, planned from its budgets and decisions.
     max_review_iterations: int = 20_000_000
     max_review_seconds: float = 1800.0
-    default_bot: str = "mo-ismcts"
+    #: The spec used when a request names no bot; empty: each game's strongest measured bot
+    #: for its player count (the registry's `default_bots`).
+    default_bot: str = ""
     max_matches: int = 1000
 
     # -- hosted matches (server/matches.py) --
@@ -41,6 +45,10 @@ class ServerLimits:
     #: How long a replica's lease on driving a match's bots lasts unless renewed; a
     #: replica that dies hands its matches over after at most this long.
     bot_lease_seconds: float = 10.0
+
+    def bot_for(self, game: str, num_players: int) -> str:
+        """The bot spec of a request that names none, for `game` at `num_players`."""
+        return self.default_bot or engine.game(game).default_bot(num_players)
 
 
 class BudgetError(Exception):

@@ -31,7 +31,9 @@ def read_request(
 ) -> tuple[list[Decision], ReviewConfig]:
     """The decisions and the configuration of a review; Rejected naming the field."""
     decisions = _decisions(request)
-    config = _config(request, limits)
+    first = decisions[0].observation
+    players = engine.state_from_observation(first, seed=0).num_players
+    config = _config(request, limits, limits.bot_for(first.game, players))
     _check_total(config, len(decisions), limits)
     return decisions, config
 
@@ -72,7 +74,9 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
     return decisions
 
 
-def _config(request: advisor_pb2.ReviewRequest, limits: ServerLimits) -> ReviewConfig:
+def _config(
+    request: advisor_pb2.ReviewRequest, limits: ServerLimits, default_bot: str
+) -> ReviewConfig:
     defaults = ReviewConfig()
     budgets = []
     for name, budget, iterations in (
@@ -101,7 +105,7 @@ def _config(request: advisor_pb2.ReviewRequest, limits: ServerLimits) -> ReviewC
     if not 0 <= mistakes <= MAX_MISTAKES:
         raise Rejected(invalid_argument("mistakes", f"must be within [0, {MAX_MISTAKES}]"))
     config = ReviewConfig(
-        bot=request.bot or limits.default_bot,
+        bot=request.bot or default_bot,
         iterations=iterations,
         seconds=seconds,
         deep_iterations=deep_iterations,

@@ -83,7 +83,8 @@ def test_list_games(client: RegentClient) -> None:
         (49, 85),
     ]
     assert "mo-ismcts" in games.bot_kinds
-    assert games.default_bot == ServerLimits.default_bot
+    assert games.default_bot == ServerLimits.default_bot == ""
+    assert games.games[0].default_bots[2] == engine.game(games.games[0].name).default_bot(2)
 
 
 def test_citadels_through_the_client(client: RegentClient) -> None:

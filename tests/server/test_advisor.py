@@ -17,7 +17,7 @@ import engine
 from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, royal_cities_pb2
-from search.bots import BOT_KINDS
+from search.bots import BOT_KINDS, SEARCH_BOTS
 from tests.server.conftest import (
     RunningServer,
     field_violations,
@@ -170,7 +170,10 @@ def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     assert options["regent_scores_revolts"].default_value is True
     assert list(response.bot_kinds) == list(BOT_KINDS)
     assert {"random", "heuristic", "pimc", "so-ismcts", "mo-ismcts"} == set(response.bot_kinds)
-    assert response.default_bot.split(":")[0] in response.bot_kinds
+    assert response.default_bot == ""  # each game's own default, by player count
+    for game in response.games:
+        assert sorted(game.default_bots) == list(game.player_counts)
+        assert all(spec.split(":")[0] in SEARCH_BOTS for spec in game.default_bots.values())
 
 
 # -- Recommend ---------------------------------------------------------------------------
