@@ -1,0 +1,109 @@
+"""Fit the weights of each game's position evaluation (`engine/<game>/evaluation.pyx`).
+
+Seeded self-play games by the playout policy (the game's heuristic, a uniformly random
+move with probability `epsilon`) give positions, each labelled by how the game ended
+(its returns). A conditional logit (softmax over the players of weights . features)
+is fitted by maximum likelihood with a little L2, and the weights are printed in the
+order the .pyx lists them, to be pasted there:
+
+    python -m bench.fit_evaluation --game royal-cities --games 300 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+import numpy as np
+from scipy.optimize import minimize
+
+import engine
+from engine.citadels import evaluation as citadels_evaluation
+from engine.interface import State
+from engine.royal_cities import evaluation as royal_cities_evaluation
+from search.ismcts import heuristic_action
+
+FEATURES = {
+    "royal-cities": royal_cities_evaluation.features,
+    "citadels": citadels_evaluation.features,
+}
+PLAYERS = {"royal-cities": (1, 2, 3, 4), "citadels": (2, 3, 4, 5, 6, 7)}
+L2 = 1e-3
+
+
+def labels(state: State, owners: int) -> list[float]:
+    """The result per owner: the returns, and in solo mode the Regent's as the rest."""
+    result = state.returns()
+    return [*result, 1.0 - sum(result)] if owners > len(result) else result
+
+
+def positions(
+    game: str, players: int, games: int, seed: int, rate: float, epsilon: float
+) -> list[tuple[list[list[float]], list[float]]]:
+    """(features per owner, result per owner) of positions sampled at `rate` from
+    seeded self-play games by the playout policy."""
+    spec = engine.game(game)
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = spec.new_game(players, seed=seed * 1_000_003 + g)
+        sampled = []
+        while not state.is_terminal():
+            if rng.random() < rate:
+                sampled.append(FEATURES[game](state))
+            if rng.random() < epsilon:
+                action = rng.choice(state.legal_actions())
+            else:
+                action = heuristic_action(state, rng.getrandbits(64))
+            state.apply_action(action)
+        out.extend((rows, labels(state, len(rows))) for rows in sampled)
+    return out
+
+
+def fit(data: list[tuple[list[list[float]], list[float]]]) -> tuple[np.ndarray, float, float]:
+    """The weights of the conditional logit, its mean log loss and the uniform guess's."""
+    width = len(data[0][0][0])
+    groups: dict[int, tuple[list[list[list[float]]], list[list[float]]]] = {}
+    for rows, result in data:
+        xs, ys = groups.setdefault(len(rows), ([], []))
+        xs.append(rows)
+        ys.append(result)
+    arrays = [(np.array(xs), np.array(ys)) for xs, ys in groups.values()]
+    count = len(data)
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        total, grad = 0.0, np.zeros(width)
+        for x, y in arrays:
+            u = x @ w
+            u -= u.max(axis=1, keepdims=True)
+            logp = u - np.log(np.exp(u).sum(axis=1, keepdims=True))
+            p = np.exp(logp)
+            total -= (y * logp).sum()
+            # d/dw of -sum y log p = sum_o (p_o - y_o) x_o (the y of a position sum to 1).
+            grad += np.einsum("no,now->w", p - y, x)
+        return total / count + L2 * w @ w, grad / count + 2 * L2 * w
+
+    result = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B")
+    uniform = loss(np.zeros(width))[0]
+    return result.x, float(result.fun), uniform
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(FEATURES), required=True)
+    parser.add_argument("--games", type=int, default=300, help="games per player count")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate", type=float, default=0.1, help="share of positions kept")
+    parser.add_argument("--epsilon", type=float, default=0.2, help="the playouts' epsilon")
+    args = parser.parse_args()
+    data = []
+    for players in PLAYERS[args.game]:
+        data += positions(args.game, players, args.games, args.seed + players, args.rate,
+                          args.epsilon)  # fmt: skip
+    weights, fitted, uniform = fit(data)
+    print(f"{len(data)} positions; mean log loss {fitted:.4f} (uniform guess {uniform:.4f})")
+    print("[" + ", ".join(f"{w:.6g}" for w in weights) + "]")
+
+
+if __name__ == "__main__":
+    main()
