@@ -3,8 +3,8 @@
 Seeded self-play games by the playout policy (the game's heuristic, a uniformly random
 move with probability `epsilon`) give positions, each labelled by how the game ended
 (its returns). A conditional logit (softmax over the players of weights . features)
-is fitted by maximum likelihood with a little L2, and the weights are printed in the
-order the .pyx lists them, to be pasted there:
+is fitted by maximum likelihood with a little L2 and every weight at least 0, and
+the weights are printed in the order the .pyx lists them, to be pasted there:
 
     python -m bench.fit_evaluation --game royal-cities --games 300 --seed 1
 """
@@ -83,7 +83,8 @@ def fit(data: list[tuple[list[list[float]], list[float]]]) -> tuple[np.ndarray, 
             grad += np.einsum("no,now->w", p - y, x)
         return total / count + L2 * w @ w, grad / count + 2 * L2 * w
 
-    result = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B")
+    bounds = [(0.0, None)] * width  # more of a feature never lowers a player's share
+    result = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B", bounds=bounds)
     uniform = loss(np.zeros(width))[0]
     return result.x, float(result.fun), uniform
 

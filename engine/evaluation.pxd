@@ -1,7 +1,8 @@
 # Shares of the win read from a position, shared by every game's evaluate: a
 # conditional logit (softmax over the players) of a few features per player, each
-# feature once as it is and once scaled by how much of the game remains, so that a
-# fitted weight can grow or fade as the end nears (bench/fit_evaluation.py).
+# feature split in two by how much of the game remains (its weight moves from the
+# early one to the late one as the end nears; bench/fit_evaluation.py fits both,
+# never negative: more of a feature never lowers a player's share).
 from libc.math cimport exp
 
 from engine.game_api cimport MAX_GAME_PLAYERS
@@ -10,11 +11,13 @@ cdef enum:
     MAX_EVAL_FEATURES = 16      # per player, after the scaled copies
 
 
-cdef inline void with_remaining(double* row, int k, double remaining) noexcept nogil:
-    """Append to the `k` features of `row` their copies scaled by `remaining`."""
+cdef inline void split_by_progress(double* row, int k, double remaining) noexcept nogil:
+    """Turn the `k` features of `row` into 2k: each times the part of the game
+    played (1 - remaining), then each times the part remaining."""
     cdef int j
     for j in range(k):
         row[k + j] = row[j] * remaining
+        row[j] *= 1.0 - remaining
 
 
 cdef inline void logit_shares(const double* features, int owners, int width,

@@ -1,22 +1,22 @@
 # Citadels: each player's share of the win estimated from a position, for
 # truncated playouts. It reads the whole state (the search evaluates a world it
 # dealt itself): the score so far (completed-city bonuses included), districts
-# built toward the end, gold, cards in hand and the crown, each also scaled by
-# the part of the game still to play.
+# built toward the end, gold, cards in hand and the crown, each weighed by how
+# far the game has come.
 from engine.citadels.core cimport CTState, ct_is_terminal, ct_returns, ct_scores
 from engine.cstate cimport CState
-from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, with_remaining
+from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, split_by_progress
 from engine.game_api cimport MAX_GAME_PLAYERS
 
 cdef enum:
-    CT_FEATURES = 5                     # per player, before the scaled copies
+    CT_FEATURES = 5                     # per player, before split_by_progress
     CT_WIDTH = 2 * CT_FEATURES
 
-#: The order of ct_features, then their scaled copies. Fitted by
+#: Late then early weights, each in the order of ct_features. Fitted by
 #: `python -m bench.fit_evaluation --game citadels --games 1000 --seed 1`.
 cdef double CT_WEIGHTS[CT_WIDTH]
-CT_WEIGHTS[:] = [0.237791, 0.766467, 0.22272, 0.177232, -0.123728,
-                 -0.236309, -0.618618, -0.143435, -0.144688, 0.0691004]
+CT_WEIGHTS[:] = [0.231044, 0.821714, 0.226786, 0.190425, 0.0,
+                 0.0120906, 0.0599985, 0.0712827, 0.0217061, 0.0]
 
 
 cdef double remaining(const CTState* s) noexcept nogil:
@@ -30,8 +30,9 @@ cdef double remaining(const CTState* s) noexcept nogil:
 
 
 cdef int ct_features(const CTState* s, double* out) noexcept nogil:
-    """CT_WIDTH features per player into `out`; returns how many players. Per
-    player: points so far, districts built, gold, cards in hand, the crown."""
+    """CT_WIDTH features per player (split_by_progress) into `out`; returns how
+    many players. Per player: points so far, districts built, gold, cards in
+    hand, the crown."""
     cdef int scores[MAX_GAME_PLAYERS]
     cdef int p
     cdef double* row
@@ -44,7 +45,7 @@ cdef int ct_features(const CTState* s, double* out) noexcept nogil:
         row[2] = s.gold[p]
         row[3] = s.hand_n[p]
         row[4] = 1.0 if s.crown == p else 0.0
-        with_remaining(row, CT_FEATURES, left)
+        split_by_progress(row, CT_FEATURES, left)
     return s.num_players
 
 

@@ -1,9 +1,9 @@
 # Royal Cities: each player's share of the win estimated from a position, for
 # truncated playouts. It reads the whole state (the search evaluates a world it
 # dealt itself): VP, the majorities as they stand, the hand, an unused Hero, the
-# Cities built, each also scaled by the part of the game still to play.
+# Cities built, each weighed by how far the game has come.
 from engine.cstate cimport CState
-from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, with_remaining
+from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, split_by_progress
 from engine.game_api cimport MAX_GAME_PLAYERS
 from engine.royal_cities.core cimport (
     NUM_CITIES, REGENT, RCState, rc_cards_built, rc_colour_points, rc_influence, rc_is_terminal,
@@ -11,14 +11,14 @@ from engine.royal_cities.core cimport (
 )
 
 cdef enum:
-    RC_FEATURES = 5                     # per player, before the scaled copies
+    RC_FEATURES = 5                     # per player, before split_by_progress
     RC_WIDTH = 2 * RC_FEATURES
 
-#: The order of rc_features, then their scaled copies. Fitted by
+#: Late then early weights, each in the order of rc_features. Fitted by
 #: `python -m bench.fit_evaluation --game royal-cities --games 1000 --seed 1`.
 cdef double RC_WEIGHTS[RC_WIDTH]
-RC_WEIGHTS[:] = [0.501889, 0.26323, 0.317006, 0.544078, 0.323819,
-                 -0.590319, -0.101192, -0.195866, -0.430971, -0.195317]
+RC_WEIGHTS[:] = [0.475945, 0.263789, 0.317015, 0.637356, 0.325403,
+                 0.0, 0.136221, 0.119878, 0.0, 0.127977]
 
 
 cdef inline int popcount(int bits) noexcept nogil:
@@ -37,9 +37,10 @@ cdef double remaining(const RCState* s) noexcept nogil:
 
 
 cdef int rc_features(const RCState* s, double* out) noexcept nogil:
-    """RC_WIDTH features per owner (the players, then the Regent in solo mode) into
-    `out`; returns how many owners. Per owner: VP, the VP of the majorities it holds
-    now, cards in hand, an unused Hero (2 VP at the end), cards built."""
+    """RC_WIDTH features per owner (the players, then the Regent in solo mode;
+    split_by_progress) into `out`; returns how many owners. Per owner: VP, the VP
+    of the majorities it holds now, cards in hand, an unused Hero (2 VP at the
+    end), cards built."""
     cdef int infl[MAX_GAME_PLAYERS][NUM_CITIES]
     cdef int owner_of[MAX_GAME_PLAYERS]
     cdef int owners = 0, o, c, i, best, own
@@ -69,7 +70,7 @@ cdef int rc_features(const RCState* s, double* out) noexcept nogil:
         row[2] = s.hand_n[own] if own != REGENT else 0
         row[3] = (s.hero_up >> own) & 1 if own != REGENT else 0
         row[4] = rc_cards_built(s, own)
-        with_remaining(row, RC_FEATURES, left)
+        split_by_progress(row, RC_FEATURES, left)
     return owners
 
 
