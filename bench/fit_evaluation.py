@@ -6,29 +6,37 @@ move with probability `epsilon`) give positions, each labelled by how the game e
 is fitted by maximum likelihood with a little L2 and every weight at least 0, and
 the weights are printed in the order the .pyx lists them, to be pasted there:
 
-    python -m bench.fit_evaluation --game royal-cities --games 300 --seed 1
+    python -m bench.fit_evaluation --game GAME --games 1000 --seed 1
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import random
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import minimize
 
 import engine
-from engine.citadels import evaluation as citadels_evaluation
 from engine.interface import State
-from engine.royal_cities import evaluation as royal_cities_evaluation
 from search.ismcts import heuristic_action
 
-FEATURES = {
-    "royal-cities": royal_cities_evaluation.features,
-    "citadels": citadels_evaluation.features,
-}
-PLAYERS = {"royal-cities": (1, 2, 3, 4), "citadels": (2, 3, 4, 5, 6, 7)}
 L2 = 1e-3
+Sample = tuple[list[list[float]], list[float]]
+
+
+def fitted_games() -> list[str]:
+    """The games whose evaluation has fitted weights: those with `engine.<game>.evaluation`."""
+    return [spec.name for spec in engine.games()
+            if importlib.util.find_spec(f"engine.{spec.name}.evaluation") is not None]  # fmt: skip
+
+
+def feature_reader(game: str) -> Callable[[State], list[list[float]]]:
+    """The game's `features(state)`, one row per owner."""
+    return importlib.import_module(f"engine.{game}.evaluation").features
 
 
 def labels(state: State, owners: int) -> list[float]:
@@ -39,18 +47,19 @@ def labels(state: State, owners: int) -> list[float]:
 
 def positions(
     game: str, players: int, games: int, seed: int, rate: float, epsilon: float
-) -> list[tuple[list[list[float]], list[float]]]:
+) -> list[Sample]:
     """(features per owner, result per owner) of positions sampled at `rate` from
     seeded self-play games by the playout policy."""
     spec = engine.game(game)
+    features = feature_reader(game)
     rng = random.Random(seed)
-    out = []
+    out: list[Sample] = []
     for g in range(games):
         state = spec.new_game(players, seed=seed * 1_000_003 + g)
         sampled = []
         while not state.is_terminal():
             if rng.random() < rate:
-                sampled.append(FEATURES[game](state))
+                sampled.append(features(state))
             if rng.random() < epsilon:
                 action = rng.choice(state.legal_actions())
             else:
@@ -60,7 +69,7 @@ def positions(
     return out
 
 
-def fit(data: list[tuple[list[list[float]], list[float]]]) -> tuple[np.ndarray, float, float]:
+def fit(data: list[Sample]) -> tuple[np.ndarray, float, float]:
     """The weights of the conditional logit, its mean log loss and the uniform guess's."""
     width = len(data[0][0][0])
     groups: dict[int, tuple[list[list[list[float]]], list[list[float]]]] = {}
@@ -91,14 +100,15 @@ def fit(data: list[tuple[list[list[float]], list[float]]]) -> tuple[np.ndarray, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(FEATURES), required=True)
+    parser.add_argument("--game", type=lambda name: name.replace("-", "_"),
+                        choices=fitted_games(), required=True)  # fmt: skip
     parser.add_argument("--games", type=int, default=300, help="games per player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=0.1, help="share of positions kept")
     parser.add_argument("--epsilon", type=float, default=0.2, help="the playouts' epsilon")
     args = parser.parse_args()
-    data = []
-    for players in PLAYERS[args.game]:
+    data: list[Sample] = []
+    for players in engine.game(args.game).player_counts:
         data += positions(args.game, players, args.games, args.seed + players, args.rate,
                           args.epsilon)  # fmt: skip
     weights, fitted, uniform = fit(data)
