@@ -87,6 +87,14 @@ cdef class CState:
         self.api.returns(self.ptr, out)
         return [out[i] for i in range(self.num_players)]
 
+    def evaluate(self) -> list[float]:
+        """Per player, the game's estimated share of the win from the position as it
+        stands (the whole state, hidden cards included), in [0, 1]; the returns
+        once the game is over. Truncated playouts are scored by it."""
+        cdef double out[MAX_GAME_PLAYERS]
+        self.api.evaluate(self.ptr, out)
+        return [out[i] for i in range(self.num_players)]
+
     def string_to_action(self, text: str) -> int:
         """The id of an action text; IllegalMoveError when it names no action."""
         try:

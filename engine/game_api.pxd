@@ -21,6 +21,9 @@ ctypedef struct GameApi:
     void (*returns)(const void* s, double* out) noexcept nogil
     # Per player: own score minus the best other score, in points.
     void (*margins)(const void* s, double* out) noexcept nogil
+    # Per player, the estimated share of the win in [0, 1] from the world as it
+    # stands (it may read the whole state); the returns once the game is over.
+    void (*evaluate)(const void* s, double* out) noexcept nogil
     # Deal again what `player` does not know (see each game's resample).
     void (*resample)(void* s, int player, uint64_t* rng) noexcept nogil
     # How `observer` sees `action` about to be applied: the action itself,

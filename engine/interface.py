@@ -45,6 +45,11 @@ class State(ABC):
         """Per player: 1 for a win, a shared victory split equally, 0 for a loss."""
 
     @abstractmethod
+    def evaluate(self) -> list[float]:
+        """Per player, the estimated share of the win from the whole state as it
+        stands, in [0, 1]; the returns once the game is over."""
+
+    @abstractmethod
     def scores(self) -> list[int]:
         """Points per player (and per automated opponent, where the game has one)."""
 

@@ -32,6 +32,7 @@ cdef struct SearchParams:
     int worlds
     int64_t max_nodes
     int64_t max_steps             # actions one iteration may simulate before it is scored as it stands
+    int64_t playout_depth         # playout actions past the tree before the game's evaluate scores it; 0: to the end
 
 cdef struct Worker:
     const GameApi* api

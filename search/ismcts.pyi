@@ -1,4 +1,8 @@
-"""Types of `search.ismcts` (Cython): the search loop over any game's C interface."""
+"""Types of `search.ismcts` (Cython): the search loop over any game's C interface.
+
+`SearchRun` reads every option of its `SearchConfig`; `playout_depth` > 0 stops each
+playout that many actions past the tree and scores it by the game's `State.evaluate`.
+"""
 
 from enum import IntEnum
 from typing import Any

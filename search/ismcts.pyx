@@ -202,8 +202,8 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
     cdef double best, value
     cdef bint active[MAX_WORLDS]
-    cdef bint expanded = False, capped = False
-    cdef int64_t steps = 0
+    cdef bint expanded = False, capped = False, truncated = False
+    cdef int64_t steps = 0, horizon
     cdef void* d = w.scratch
     cdef size_t size = w.api.state_size
     cdef const GameApi* api = w.api
@@ -283,9 +283,15 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.actions += 1
         steps += 1
 
+    # The playout runs to the end, or to its horizon: playout_depth actions past
+    # the tree (scored by the game's evaluate) or max_steps in all (capped).
+    horizon = w.params.max_steps
+    if w.params.playout_depth > 0 and steps + w.params.playout_depth < horizon:
+        horizon = steps + w.params.playout_depth
+        truncated = True
     while not api.is_terminal(d):
-        if steps >= w.params.max_steps:
-            capped = True
+        if steps >= horizon:
+            capped = not truncated
             break
         if steps % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 and must_stop(w):
             w.stopped = True
@@ -297,6 +303,8 @@ cdef void iterate(Worker* w) noexcept nogil:
     if capped:
         w.capped += 1
         score_unfinished(w, d, r)
+    elif truncated:
+        api.evaluate(d, r)
     else:
         api.returns(d, r)
     cdef float win = <float>r[w.root_player]
@@ -460,6 +468,7 @@ cdef SearchParams search_params(config) except *:
     p.worlds = config.worlds
     p.max_nodes = config.max_nodes
     p.max_steps = config.max_steps
+    p.playout_depth = config.playout_depth
     return p
 
 

@@ -43,6 +43,10 @@ class SearchConfig:
     #: from its position (the players ahead on points win). Random games of both
     #: games end within 800 actions, so only a position that cannot end hits it.
     max_steps: int = 10_000
+    #: Actions a playout may take past the tree before the game's evaluation scores
+    #: the position (its estimated share of the win per player, blended with the
+    #: margin as a result is); 0 plays every playout to the end.
+    playout_depth: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -80,6 +84,7 @@ _INT_RANGES = (
     ("seed", -(1 << 63), (1 << 64) - 1),
     ("pv_length", 0, 256),
     ("max_steps", 1, 1_000_000),
+    ("playout_depth", 0, 1_000_000),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (

@@ -6,6 +6,7 @@ from engine.citadels.core cimport (
     NUM_ACTIONS, CTState, ct_apply, ct_current_player, ct_is_terminal, ct_legal_actions, ct_margins,
     ct_observed_action, ct_resample, ct_returns,
 )
+from engine.citadels.evaluation cimport ct_evaluate
 from engine.citadels.heuristic cimport ct_heuristic_action
 
 
@@ -37,6 +38,10 @@ cdef void _margins(const void* s, double* out) noexcept nogil:
     ct_margins(<const CTState*>s, out)
 
 
+cdef void _evaluate(const void* s, double* out) noexcept nogil:
+    ct_evaluate(<const CTState*>s, out)
+
+
 cdef void _resample(void* s, int player, uint64_t* rng) noexcept nogil:
     ct_resample(<CTState*>s, player, rng)
 
@@ -59,6 +64,7 @@ CT_API.legal_actions = _legal_actions
 CT_API.apply_action = _apply_action
 CT_API.returns = _returns
 CT_API.margins = _margins
+CT_API.evaluate = _evaluate
 CT_API.resample = _resample
 CT_API.observed_action = _observed_action
 CT_API.heuristic_action = _heuristic_action

@@ -3,7 +3,7 @@ from libc.stdint cimport int16_t, uint64_t
 
 from engine.game_api cimport GameApi
 from engine.kuhn_poker.core cimport (
-    KP_PLAYERS, NUM_ACTIONS, KPState, kp_apply, kp_current_player, kp_is_terminal,
+    KP_PLAYERS, NUM_ACTIONS, KPState, kp_apply, kp_current_player, kp_evaluate, kp_is_terminal,
     kp_legal_actions, kp_margins, kp_observed_action, kp_resample, kp_returns,
 )
 from engine.kuhn_poker.heuristic cimport kp_heuristic_action
@@ -37,6 +37,10 @@ cdef void _margins(const void* s, double* out) noexcept nogil:
     kp_margins(<const KPState*>s, out)
 
 
+cdef void _evaluate(const void* s, double* out) noexcept nogil:
+    kp_evaluate(<const KPState*>s, out)
+
+
 cdef void _resample(void* s, int player, uint64_t* rng) noexcept nogil:
     kp_resample(<KPState*>s, player, rng)
 
@@ -59,6 +63,7 @@ KP_API.legal_actions = _legal_actions
 KP_API.apply_action = _apply_action
 KP_API.returns = _returns
 KP_API.margins = _margins
+KP_API.evaluate = _evaluate
 KP_API.resample = _resample
 KP_API.observed_action = _observed_action
 KP_API.heuristic_action = _heuristic_action

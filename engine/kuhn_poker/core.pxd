@@ -47,6 +47,7 @@ cdef int kp_current_player(const KPState* s) noexcept nogil
 cdef bint kp_showdown(const KPState* s) noexcept nogil
 cdef void kp_scores(const KPState* s, int* out) noexcept nogil
 cdef void kp_returns(const KPState* s, double* out) noexcept nogil
+cdef void kp_evaluate(const KPState* s, double* out) noexcept nogil
 cdef void kp_margins(const KPState* s, double* out) noexcept nogil
 cdef int kp_observed_action(const KPState* s, int action, int observer) noexcept nogil
 cdef void kp_resample(KPState* s, int player, uint64_t* rng) noexcept nogil

@@ -103,6 +103,13 @@ cdef void kp_returns(const KPState* s, double* out) noexcept nogil:
         out[winner(s)] = 1.0
 
 
+cdef void kp_evaluate(const KPState* s, double* out) noexcept nogil:
+    """The pot as the cards stand: to the higher card unless someone folded."""
+    out[0] = 0.0
+    out[1] = 0.0
+    out[winner(s)] = 1.0
+
+
 cdef void kp_margins(const KPState* s, double* out) noexcept nogil:
     """Net chips per player: own chips won minus the other's (+stake, -stake)."""
     cdef int scores[KP_PLAYERS]

@@ -6,6 +6,7 @@ from engine.royal_cities.core cimport (
     NUM_ACTIONS, RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
     rc_observed_action, rc_resample, rc_returns,
 )
+from engine.royal_cities.evaluation cimport rc_evaluate
 from engine.royal_cities.heuristic cimport rc_heuristic_action
 
 
@@ -37,6 +38,10 @@ cdef void _margins(const void* s, double* out) noexcept nogil:
     rc_margins(<const RCState*>s, out)
 
 
+cdef void _evaluate(const void* s, double* out) noexcept nogil:
+    rc_evaluate(<const RCState*>s, out)
+
+
 cdef void _resample(void* s, int player, uint64_t* rng) noexcept nogil:
     rc_resample(<RCState*>s, player, rng)
 
@@ -59,6 +64,7 @@ RC_API.legal_actions = _legal_actions
 RC_API.apply_action = _apply_action
 RC_API.returns = _returns
 RC_API.margins = _margins
+RC_API.evaluate = _evaluate
 RC_API.resample = _resample
 RC_API.observed_action = _observed_action
 RC_API.heuristic_action = _heuristic_action

@@ -215,3 +215,4 @@ cdef int rc_observed_action(const RCState* s, int action, int observer) noexcept
 cdef void rc_margins(const RCState* s, double* out) noexcept nogil
 cdef int rc_city_top_value(const RCState* s, int owner, int colour) noexcept nogil
 cdef int rc_influence(const RCState* s, int owner, int colour) noexcept nogil
+cdef int rc_colour_points(const RCState* s, int owner, int colour, int infl) noexcept nogil

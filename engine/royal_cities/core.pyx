@@ -542,7 +542,8 @@ cdef int bonus_spaces(const RCState* s, int low, int high) noexcept nogil:
     return count
 
 
-cdef int colour_points(const RCState* s, int owner, int colour, int infl) noexcept nogil:
+cdef int rc_colour_points(const RCState* s, int owner, int colour, int infl) noexcept nogil:
+    """The VP `owner` scores in `colour` with the majority at influence `infl`."""
     cdef int c, n, total = 0, best = 0, count = 0, i, card, top
     if colour == PURPLE:
         n = s.city_n[owner][PURPLE]
@@ -602,7 +603,7 @@ cdef void score_majorities(RCState* s) noexcept nogil:
         for i in range(n):
             o = owners[i]
             if infl[o][c] == best:
-                pts = colour_points(s, o, c, best)
+                pts = rc_colour_points(s, o, c, best)
                 s.vp[o] += pts
                 if o == 0:
                     s.season_vp[c] = pts

@@ -1,0 +1,5 @@
+"""Types of `engine.citadels.evaluation` (Cython): the evaluation of truncated playouts."""
+
+from engine.interface import State
+
+def features(state: State) -> list[list[float]]: ...
