@@ -3,7 +3,7 @@ plays a gauntlet against the same reference on the same seeded deals; the better
 on with twice the games, until one is left. Reproducible but for the clock: the deals and
 the search seeds come from `--seed`, and every bot gets the same seconds per move.
 
-    python -m bench.tune --game citadels --players 4 --seconds 0.25 --games 8 --seed 1 \\
+    python -m bench.tune --game GAME --players 4 --seconds 0.25 --games 8 --seed 1 \\
         --reference 'grpc://127.0.0.1:50061?bot=mo-ismcts&seconds=0.25&threads=1' \\
         --candidate pimc --candidate so-ismcts --candidate mo-ismcts:c=0.5
 """
