@@ -162,7 +162,9 @@ def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     assert options["hero_on_every_revolt"].default_value is True
     assert options["regent_scores_revolts"].default_value is True
     assert list(response.bot_kinds) == list(BOT_KINDS)
-    assert {"random", "heuristic", "pimc", "so-ismcts", "mo-ismcts"} == set(response.bot_kinds)
+    assert {"random", "heuristic", "pimc", "so-ismcts", "mo-ismcts", "level"} == set(
+        response.bot_kinds
+    )
     assert response.default_bot.split(":")[0] in response.bot_kinds
 
 
