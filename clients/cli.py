@@ -88,6 +88,12 @@ def _watch(args: argparse.Namespace) -> int:
     return watch(args)
 
 
+def _games(args: argparse.Namespace) -> int:
+    from clients.commands import games
+
+    return games(args)
+
+
 def _review(args: argparse.Namespace) -> int:
     from clients.review import run
 
@@ -359,6 +365,12 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the service"
     )
     watch.set_defaults(func=_watch)
+
+    games = commands.add_parser("games", help="the games the service offers, with their levels")
+    games.add_argument(
+        "--server", metavar="HOST:PORT", help="the service (default: one in this process)"
+    )
+    games.set_defaults(func=_games)
 
 
 def _most_players(specs: Sequence[GameSpec]) -> int:

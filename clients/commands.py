@@ -1,4 +1,4 @@
-"""The service's subcommands of `regent`: `serve`, `web`, `hint`, `play` and `watch`.
+"""The service's subcommands of `regent`: `serve`, `web`, `hint`, `play`, `watch` and `games`.
 
 Each takes the parsed arguments (see clients/cli.py) and returns the exit status: 0 when
 done, 2 for bad input (the message names the field), 1 when the service fails.
@@ -186,6 +186,8 @@ def _local_report(
     try:
         config = advice_config(
             spec,
+            game,
+            state.num_players,
             iterations=iterations,
             seconds=args.seconds,
             threads=args.threads or ServerLimits.default_threads,
@@ -407,3 +409,34 @@ def watch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+# -- games ---------------------------------------------------------------------
+
+
+def games(args: argparse.Namespace) -> int:
+    """Print the games the service offers, their player counts and difficulty levels."""
+    try:
+        with service_at(args.server) as address, RegentClient(address) as client:
+            response = client.list_games()
+    except RegentError as err:
+        return report_failure("games", err, args.server)
+    print(format_games(response))
+    return 0
+
+
+def format_games(response: advisor_pb2.ListGamesResponse) -> str:
+    """Each game's title, command-line name and player counts, then its levels: number,
+    description and spec (one spec, or the spec per player count where they differ)."""
+    lines = []
+    for info in response.games:
+        counts = ", ".join(map(str, info.player_counts))
+        lines.append(f"{info.title} ({info.name.replace('_', '-')}): {counts} players")
+        for level in info.levels:
+            specs = sorted(level.bots.items())
+            if len({spec for _, spec in specs}) == 1:
+                shown = specs[0][1]
+            else:
+                shown = "; ".join(f"{n}p: {spec}" for n, spec in specs)
+            lines.append(f"  level:{level.level:<3} {level.description:<52} {shown}")
+    return "\n".join(lines)

@@ -1,5 +1,6 @@
 """Every bot behind one interface, built from a spec string such as
-`mo-ismcts:iterations=5000,threads=2,c=0.7`."""
+`mo-ismcts:iterations=5000,threads=2,c=0.7`, or a difficulty level such as `level:3`
+(see `search.levels`), which stands for a spec of the game and player count."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ from dataclasses import fields, replace
 from typing import Protocol
 
 from engine.interface import State
+from engine.registry import game as game_spec
 from search.ismcts import CancelToken, heuristic_action
+from search.levels import LEVELS, level_number, level_spec
 from search.search import ALGORITHMS, SearchConfig, search
 
 #: The bots that search: only they can advise (they weigh every move).
 SEARCH_BOTS = ("pimc", "so-ismcts", "mo-ismcts")
-BOT_KINDS = ("random", "heuristic", *SEARCH_BOTS)
+BOT_KINDS = ("random", "heuristic", *SEARCH_BOTS, "level")
 
 
 class Bot(Protocol):
@@ -59,36 +62,61 @@ class SearchBot:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
-    """`kind:key=value,...` -> (kind, options); ValueError names what is wrong."""
+    """`kind:key=value,...` -> (kind, options), `level:N` -> ("level", {"level": N});
+    ValueError names what is wrong."""
     kind, _, options = spec.strip().partition(":")
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot {kind!r}; one of {', '.join(BOT_KINDS)}")
+    if kind == "level":
+        return kind, {"level": level_number(options)}
     values = _options(options)
     if kind in ("random", "heuristic") and values:
         raise ValueError(f"the {kind} bot takes no options")
     return kind, values
 
 
-def search_config(spec: str, **overrides: object) -> SearchConfig | None:
-    """The search configuration of a search bot's spec, with `overrides` applied
-    (None for the random and heuristic bots)."""
+def resolve(spec: str, game: str | None = None, players: int = 0) -> str:
+    """The spec a bot plays: a level's own spec in `game` with `players` players, any other
+    spec unchanged; ValueError names what is wrong (a level's top needs the game)."""
     kind, values = parse_spec(spec)
+    if kind != "level":
+        return spec.strip()
+    number = int(values["level"])  # type: ignore[call-overload]
+    if LEVELS[number - 1].spec:
+        return level_spec(number, "")
+    if game is None:
+        raise ValueError(f"level {number} is the game's default bot: it needs the game")
+    return level_spec(number, game_spec(game).default_bot(players))
+
+
+def search_config(
+    spec: str, game: str | None = None, players: int = 0, **overrides: object
+) -> SearchConfig | None:
+    """The search configuration of a search bot's spec (a level resolved for `game` with
+    `players` players), with `overrides` applied (None for the bots that do not search)."""
+    kind, values = parse_spec(resolve(spec, game, players))
     if kind not in SEARCH_BOTS:
         return None
     return SearchConfig(algorithm=kind, **(values | overrides))  # type: ignore[arg-type]
 
 
-def advice_config(spec: str, **overrides: object) -> SearchConfig:
+def advice_config(
+    spec: str, game: str | None = None, players: int = 0, **overrides: object
+) -> SearchConfig:
     """The search configuration of an advice request's bot spec (see `search_config`);
     ValueError naming the search bots for a bot that does not search."""
-    config = search_config(spec, **overrides)
+    config = search_config(spec, game, players, **overrides)
     if config is None:
-        raise ValueError(f"advice needs a search bot ({', '.join(SEARCH_BOTS)})")
+        raise ValueError(
+            f"advice needs a search bot ({', '.join(SEARCH_BOTS)}) or a level that searches"
+        )
     return config
 
 
-def make_bot(spec: str) -> Bot:
-    """Build a bot from `kind` or `kind:key=value,...`; ValueError names what is wrong."""
+def make_bot(spec: str, game: str | None = None, players: int = 0) -> Bot:
+    """Build a bot from `kind`, `kind:key=value,...` or `level:N` (resolved for `game` with
+    `players` players); ValueError names what is wrong."""
+    spec = resolve(spec, game, players)
     kind, _ = parse_spec(spec)
     if kind == "random":
         return RandomBot()
@@ -131,5 +159,6 @@ __all__ = [
     "advice_config",
     "make_bot",
     "parse_spec",
+    "resolve",
     "search_config",
 ]

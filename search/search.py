@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 
 from engine.interface import State
@@ -38,6 +39,10 @@ class SearchConfig:
     max_nodes: int = 4_000_000
     seed: int = 0
     pv_length: int = 12
+    #: How the move is chosen from the root's visits: 0 plays the most visited move; T > 0
+    #: draws a move with probability proportional to visits^(1/T), from `seed` (weaker
+    #: play for difficulty levels: the higher T, the closer to uniform over visited moves).
+    temperature: float = 0.0
 
     #: Actions one iteration may simulate; a playout still running then is scored
     #: from its position (the players ahead on points win). Random games of both
@@ -93,6 +98,7 @@ _FLOAT_RANGES = (
     ("margin_weight", 0.0, 1.0, False),
     ("margin_scale", 0.0, 1e6, True),
     ("epsilon", 0.0, 1.0, False),
+    ("temperature", 0.0, 100.0, False),
 )
 
 
@@ -183,7 +189,7 @@ class Search:
                 )
             )
         moves.sort(key=lambda m: (-m.visits, -m.mean_reward, m.action))
-        best = moves[0]
+        best = _draw(moves, self.config.temperature, self.config.seed)
         pv = tuple("(hidden)" if label < 0 else self._text(label)
                    for label in raw["principal_variation"])  # fmt: skip
         return SearchResult(
@@ -199,6 +205,17 @@ class Search:
             capped=raw["capped"],
             config=self.config,
         )
+
+
+def _draw(moves: list[MoveStats], temperature: float, seed: int) -> MoveStats:
+    """The move to play of `moves` (most visited first): the first at temperature 0, else one
+    drawn from `seed` with probability proportional to visits^(1/temperature)."""
+    if temperature == 0 or moves[0].visits == 0:
+        return moves[0]
+    top = math.log(moves[0].visits)
+    weights = [math.exp((math.log(m.visits) - top) / temperature) if m.visits else 0.0
+               for m in moves]  # fmt: skip
+    return random.Random(seed).choices(moves, weights)[0]
 
 
 def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:

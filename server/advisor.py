@@ -11,7 +11,8 @@ import engine
 from convert import game_number, observation_from_proto, observer_of, served_games
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from search.bots import BOT_KINDS, advice_config
+from search.bots import BOT_KINDS, advice_config, resolve
+from search.levels import LEVELS
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
@@ -101,8 +102,9 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         spec = request.bot or self.limits.bot_for(game, state.num_players)
         try:
             config = advice_config(
-                spec, iterations=iterations, seconds=seconds, threads=threads, seed=request.seed
-            )
+                spec, game, state.num_players,
+                iterations=iterations, seconds=seconds, threads=threads, seed=request.seed,
+            )  # fmt: skip
         except (ValueError, TypeError) as err:
             raise Rejected(invalid_argument("bot", str(err))) from None
         try:
@@ -218,6 +220,17 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                             attributes={key: str(value) for key, value in card.attributes.items()},
                         )
                         for card in spec.cards
+                    ],
+                    levels=[
+                        advisor_pb2.DifficultyLevel(
+                            level=level.number,
+                            bots={
+                                n: resolve(f"level:{level.number}", spec.name, n)
+                                for n in spec.player_counts
+                            },
+                            description=level.description,
+                        )
+                        for level in LEVELS
                     ],
                     default_bots={n: self.limits.bot_for(spec.name, n) for n in spec.player_counts},
                 )

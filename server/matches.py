@@ -187,7 +187,11 @@ def rebuild(record: MatchRecord) -> Match:
         id=record.id,
         game=record.game,
         seats=record.seats,
-        bots={i: make_bot(s[4:]) for i, s in enumerate(record.seats) if s.startswith("bot:")},
+        bots={
+            i: make_bot(s[4:], record.game, len(record.seats))
+            for i, s in enumerate(record.seats)
+            if s.startswith("bot:")
+        },
         token_hashes=record.token_hashes,
         initial=engine.new_game(record.game, len(record.seats), seed=record.seed, rules=rules),
         seed=record.seed,
@@ -434,7 +438,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
             if kind is None:
                 raise Rejected(invalid_argument(f"seats[{i}]", "set human_name or bot"))
             if kind == "bot":
-                bots[i] = self._bot(seat.bot, f"seats[{i}].bot")
+                bots[i] = self._bot(seat.bot, f"seats[{i}].bot", game, len(request.seats))
                 seats.append(f"bot:{seat.bot}")
             elif len(seat.human_name) > MAX_NAME:
                 raise Rejected(
@@ -459,11 +463,12 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
         )
         return match, tokens
 
-    def _bot(self, spec: str, field: str) -> Bot:
-        """A hosted bot, its search within the server's limits."""
+    def _bot(self, spec: str, field: str, game: str, players: int) -> Bot:
+        """A hosted bot (a level's of `game` with `players` players), its search within the
+        server's limits."""
         try:
-            bot = make_bot(spec)
-            config = search_config(spec)
+            bot = make_bot(spec, game, players)
+            config = search_config(spec, game, players)
         except (ValueError, TypeError) as err:
             raise Rejected(invalid_argument(field, str(err))) from None
         if config is not None:

@@ -65,11 +65,16 @@ class GameResult:
 
 
 def play_game(
-    game: str, specs: Sequence[str], seed: int, rules: Any, players: int, make: Callable[[str], Bot]
+    game: str,
+    specs: Sequence[str],
+    seed: int,
+    rules: Any,
+    players: int,
+    make: Callable[[str, str, int], Bot],
 ) -> GameResult:
-    """One game: seat i is played by the bot `make(specs[i])`; every move seed derives from
-    `seed`, so a game of deterministic bots is a function of its arguments."""
-    bots = [make(spec) for spec in specs]
+    """One game: seat i is played by the bot `make(specs[i], game, players)`; every move seed
+    derives from `seed`, so a game of deterministic bots is a function of its arguments."""
+    bots = [make(spec, game, players) for spec in specs]
     state = engine.new_game(game, players, seed=seed, rules=rules)
     moves: list[str] = []
     while not state.is_terminal():

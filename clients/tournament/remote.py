@@ -90,6 +90,7 @@ class RemoteBot:
         return state.string_to_action(report.move.text) if report.move.text else report.move.id
 
 
-def bot_for(spec: str) -> Bot:
-    """A remote bot for `grpc://...`, else the bot of `search.bots.make_bot`."""
-    return RemoteBot(spec) if spec.startswith("grpc://") else make_bot(spec)
+def bot_for(spec: str, game: str, players: int) -> Bot:
+    """A remote bot for `grpc://...`, else the bot of `search.bots.make_bot` (a level's
+    for `game` with `players` players)."""
+    return RemoteBot(spec) if spec.startswith("grpc://") else make_bot(spec, game, players)

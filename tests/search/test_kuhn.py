@@ -24,7 +24,7 @@ import pytest
 
 from engine.kuhn_poker import SPEC, KuhnPokerState, state_from_observation
 from engine.kuhn_poker.cards import CARDS
-from search.bots import BOT_KINDS, make_bot
+from search.bots import SEARCH_BOTS, make_bot
 from search.search import SearchConfig, search
 from tests.kuhn_poker.exact import (
     Infoset,
@@ -85,7 +85,7 @@ def played(algorithm: str, iterations: int, seeds: int) -> Strategy:
 
 def test_every_bot_plays_whole_hands_legally() -> None:
     """Every bot kind, and the game's default bot, over hands from every deal."""
-    specs = [*BOT_KINDS[:2], *(f"{kind}:iterations=200" for kind in BOT_KINDS[2:])]
+    specs = ["random", "heuristic", *(f"{kind}:iterations=200" for kind in SEARCH_BOTS)]
     for spec in [*specs, SPEC.default_bot(2)]:
         bot = make_bot(spec)
         for seed in range(12):

@@ -17,7 +17,8 @@ import engine
 from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, royal_cities_pb2
-from search.bots import BOT_KINDS, SEARCH_BOTS
+from search.bots import BOT_KINDS, SEARCH_BOTS, resolve
+from search.levels import LEVELS
 from tests.server.conftest import (
     RunningServer,
     field_violations,
@@ -169,11 +170,32 @@ def test_list_games(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
     assert options["hero_on_every_revolt"].default_value is True
     assert options["regent_scores_revolts"].default_value is True
     assert list(response.bot_kinds) == list(BOT_KINDS)
-    assert {"random", "heuristic", "pimc", "so-ismcts", "mo-ismcts"} == set(response.bot_kinds)
+    assert {"random", "heuristic", "pimc", "so-ismcts", "mo-ismcts", "level"} == set(
+        response.bot_kinds
+    )
     assert response.default_bot == ""  # each game's own default, by player count
     for game in response.games:
         assert sorted(game.default_bots) == list(game.player_counts)
         assert all(spec.split(":")[0] in SEARCH_BOTS for spec in game.default_bots.values())
+
+
+def test_list_games_lists_the_difficulty_levels(
+    advisor: advisor_pb2_grpc.AdvisorServiceStub,
+) -> None:
+    """Every game lists the levels, weakest first, with the spec of each per player count."""
+    response = advisor.ListGames(advisor_pb2.ListGamesRequest(), timeout=5)
+    assert "level" in response.bot_kinds
+    for info in response.games:
+        assert [level.level for level in info.levels] == [level.number for level in LEVELS]
+        for level, listed in zip(LEVELS, info.levels, strict=True):
+            assert listed.description == level.description
+            assert set(listed.bots) == set(info.player_counts)
+            for players, spec in listed.bots.items():
+                assert spec == resolve(f"level:{level.number}", info.name, players)
+        top = info.levels[-1]
+        for players, spec in top.bots.items():
+            assert spec.startswith(engine.game(info.name).default_bot(players))
+            assert "seconds=1" in spec
 
 
 # -- Recommend ---------------------------------------------------------------------------
@@ -217,7 +239,9 @@ def test_recommend_gives_a_legal_move(
     assert response.report.move.id in state.legal_actions()
 
 
-@pytest.mark.parametrize("bot", ["mo-ismcts", "so-ismcts:c=1.2", "pimc:worlds=4", ""])
+@pytest.mark.parametrize(
+    "bot", ["mo-ismcts", "so-ismcts:c=1.2", "pimc:worlds=4", "", "level:5", "level:10"]
+)
 def test_recommend_with_each_search_bot(
     advisor: advisor_pb2_grpc.AdvisorServiceStub, bot: str
 ) -> None:
@@ -526,6 +550,9 @@ def test_missing_observation(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> No
         "random",
         "heuristic",
         "heuristic:x=1",
+        "level:4",
+        "level:11",
+        "level:x",
     ],
 )
 def test_bad_bot_spec(advisor: advisor_pb2_grpc.AdvisorServiceStub, bot: str) -> None:

@@ -216,6 +216,35 @@ def test_a_match_of_bots_plays_itself(
     assert regent_server.true_match(match_id).state.is_terminal()
 
 
+def test_a_match_against_a_level_plays(
+    regent_server: RunningServer, matches: matches_pb2_grpc.MatchServiceStub
+) -> None:
+    """A seat of `level:3` plays a whole match against a human; its spec is kept as given."""
+    match_id, tokens = create(matches, [human(), bot("level:3")], seed=4)
+    final = play_out(matches, match_id, tokens, random.Random(4))
+    assert final.status == FINISHED
+    (summary,) = [m for m in list_all(matches, tuple(tokens.values())) if m.match_id == match_id]
+    assert list(summary.seats)[1] == "bot:level:3"
+    assert regent_server.true_match(match_id).state.is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [("level:0", "within [1, 10]"), ("level:11", "within [1, 10]"), ("level:x", "whole number"),
+     ("level:3,seconds=1", "no options")],
+)  # fmt: skip
+def test_a_bad_level_is_named(
+    matches: matches_pb2_grpc.MatchServiceStub, spec: str, reason: str
+) -> None:
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_ROYAL_CITIES, seats=[human(), bot(spec)], seed=1
+    )
+    err = error_of(matches.CreateMatch, request)
+    assert err.code() == Code.INVALID_ARGUMENT
+    assert violated_fields(err) == ["seats[1].bot"]
+    assert reason in err.details()
+
+
 def test_rules_options_reach_the_game(matches: matches_pb2_grpc.MatchServiceStub) -> None:
     rules = royal_cities_pb2.RoyalCitiesRules(
         crown_through_white=True, hero_on_every_revolt=False, expert_royal_taxes=True
