@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -432,11 +432,15 @@ def format_games(response: advisor_pb2.ListGamesResponse) -> str:
     for info in response.games:
         counts = ", ".join(map(str, info.player_counts))
         lines.append(f"{info.title} ({info.name.replace('_', '-')}): {counts} players")
-        for level in info.levels:
-            specs = sorted(level.bots.items())
-            if len({spec for _, spec in specs}) == 1:
-                shown = specs[0][1]
-            else:
-                shown = "; ".join(f"{n}p: {spec}" for n, spec in specs)
-            lines.append(f"  level:{level.level:<3} {level.description:<52} {shown}")
+        rows = [("default", "the strongest measured", info.default_bots)]
+        rows += [(f"level:{lv.level}", lv.description, lv.bots) for lv in info.levels]
+        lines += [f"  {name:<9} {text:<52} {_per_count(specs)}" for name, text, specs in rows]
     return "\n".join(lines)
+
+
+def _per_count(specs: Mapping[int, str]) -> str:
+    """One spec, or the spec per player count where they differ."""
+    ordered = sorted(specs.items())
+    if len({spec for _, spec in ordered}) == 1:
+        return ordered[0][1]
+    return "; ".join(f"{n}p: {spec}" for n, spec in ordered)

@@ -23,7 +23,7 @@ from google.protobuf import json_format
 
 import engine
 from clients.client import RegentClient
-from convert import observation_from_proto
+from convert import observation_from_proto, served_games
 from regent.v1 import advisor_pb2, matches_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -299,3 +299,13 @@ def test_watch_follows_a_match_to_its_end(served: Serve, client: RegentClient) -
 def test_watch_an_unknown_match(served: Serve) -> None:
     result = regent("watch", "no-such-match", "--token", "t", "--server", served.address)
     assert_one_line_error(result, "no match")
+
+
+def test_games_lists_each_game_with_its_default_and_levels(served: Serve) -> None:
+    result = regent("games", "--server", served.address)
+    assert result.returncode == 0, result.stderr
+    served = served_games()
+    for spec in served:
+        assert f"{spec.title} ({spec.name.replace('_', '-')})" in result.stdout
+    assert result.stdout.count("level:10 ") == len(served)
+    assert result.stdout.count("  default ") == len(served)
