@@ -3,7 +3,7 @@ plays a gauntlet against the same reference on the same seeded deals; the better
 on with twice the games, until one is left. Reproducible but for the clock: the deals and
 the search seeds come from `--seed`, and every bot gets the same seconds per move.
 
-    python -m bench.tune --game GAME --players 4 --seconds 0.25 --games 8 --seed 1 \\
+    python -m bench.tune --game GAME --players 4 --budget seconds=0.25 --games 8 --seed 1 \\
         --reference 'grpc://127.0.0.1:50061?bot=mo-ismcts&seconds=0.25&threads=1' \\
         --candidate pimc --candidate so-ismcts --candidate mo-ismcts:c=0.5
 """
@@ -34,12 +34,13 @@ class Entry:
     margin: float
 
 
-def timed(spec: str, seconds: float) -> str:
-    """`spec` searching `seconds` per move on one thread (a remote spec is taken as given)."""
+def budgeted(spec: str, budget: str) -> str:
+    """`spec` searching with `budget` (`seconds=S` or `iterations=N`) per move on one thread
+    (a remote spec is taken as given)."""
     if spec.startswith("grpc://"):
         return spec
     kind, _, options = spec.partition(":")
-    extra = f"iterations=0,seconds={seconds:g},threads=1"
+    extra = f"{budget},threads=1"
     return f"{kind}:{options},{extra}" if options else f"{kind}:{extra}"
 
 
@@ -48,7 +49,7 @@ def gauntlet(args: argparse.Namespace, spec: str, games: int, out: Path) -> Entr
     config = TournamentConfig(
         game=args.game.replace("-", "_"),
         players=args.players,
-        bots=(("candidate", timed(spec, args.seconds)), (REFERENCE, args.reference)),
+        bots=(("candidate", budgeted(spec, args.budget)), (REFERENCE, args.reference)),
         games=games,
         seed=args.seed,
         gauntlet="candidate",
@@ -94,7 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.tune", description=summary)
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--seconds", type=float, default=0.25, help="per move, every bot")
+    parser.add_argument(
+        "--budget",
+        default="seconds=0.25",
+        help="every candidate's budget a move: seconds=S (equal time, the default 0.25 s) or, "
+        "for options that do not change the speed, iterations=N",
+    )
     parser.add_argument("--games", type=int, default=8, help="first round's games per candidate")
     parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
     parser.add_argument("--seed", type=int, default=1)
