@@ -58,7 +58,12 @@ SPEC = register(
             Example("royal-cities-4p.json", 4, 9, _example_turn),
             Example("royal-cities-solo.json", 1, 3, _example_turn),
         ),
-        default_bots={n: "mo-ismcts" for n in (1, 2, 3, 4)},
+        # Solo: the margin over the Regent is the grade, so the reward counts it; tuned at
+        # equal time (docs/strength.md, "Royal Cities, solo: the tuned default").
+        default_bots={
+            1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0.05",
+            **{n: "mo-ismcts" for n in (2, 3, 4)},
+        },
         adapters={"converter": "convert.royal_cities", "text": "clients.royal_cities_text"},
         solo_grade=legend_grade,
         primary=True,
