@@ -41,15 +41,7 @@ def apply_move(
 ) -> advisor_pb2.ApplyMoveResponse:
     """The observation after the observer's `move`, once `revealed` names every card the move
     turned up; until then the reveal slots only. Raises Rejected for a bad request."""
-    game = observation.WhichOneof("game")
-    try:
-        obs = observation_from_proto(observation)
-    except InvalidObservationError as err:
-        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
-    rules = table_rules(obs)
-    state = state_for(obs, game, ())
-    if state.is_terminal():
-        raise Rejected(failed_precondition("the game is over: there is no move to apply"))
+    game, obs, rules, state = position_of(observation)
     if state.current_player != obs.observer:
         raise Rejected(
             invalid_argument(
@@ -122,6 +114,20 @@ def after_in_worlds(obs: Any, game: str | None, draws: list[str], action: int, w
             )
         )
     return seen[0]
+
+
+def position_of(observation: advisor_pb2.Observation) -> tuple[str, Any, TableRules, engine.State]:
+    """The game, the observation read, its table rules and the state a move is applied to;
+    Rejected for an observation that cannot be read or a game that is over."""
+    game = observation.WhichOneof("game") or ""
+    try:
+        obs = observation_from_proto(observation)
+    except InvalidObservationError as err:
+        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
+    state = state_for(obs, game, ())
+    if state.is_terminal():
+        raise Rejected(failed_precondition("the game is over: there is no move to apply"))
+    return game, obs, table_rules(obs), state
 
 
 def table_rules(obs: Any) -> TableRules:

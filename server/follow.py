@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import engine
-from convert import observation_from_proto, observation_to_proto
+from convert import observation_to_proto
 from convert.adapter import CannotApply, TableRules
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
-from server.apply import draw_positions, draw_slots, stack_pile, state_for, table_rules
+from server.apply import draw_positions, draw_slots, position_of, stack_pile, state_for
 from server.status import Rejected, failed_precondition, invalid_argument
 
 #: The text of another player's secret choice: the observer sees only that it was made.
@@ -142,15 +142,7 @@ def apply_observed_move(
 ) -> advisor_pb2.ApplyObservedMoveResponse:
     """The observation after `player`'s move as the observer saw it, once `revealed` answers
     every slot; until then the slots so far, the last one open. Raises Rejected."""
-    game = observation.WhichOneof("game") or ""
-    try:
-        obs = observation_from_proto(observation)
-    except InvalidObservationError as err:
-        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
-    rules = table_rules(obs)
-    state = state_for(obs, game, ())
-    if state.is_terminal():
-        raise Rejected(failed_precondition("the game is over: there is no move to apply"))
+    game, obs, rules, state = position_of(observation)
     if player != state.current_player:
         raise Rejected(invalid_argument("player", f"player {state.current_player} is to act"))
     answers = _Answers(revealed, game, rules.parse)
