@@ -553,7 +553,7 @@ cdef int ct_legal_actions(const CTState* s, int16_t* out) noexcept nogil:
 
 cdef void ct_apply(CTState* s, int a) noexcept nogil:
     """Apply a legal action (the caller checks legality)."""
-    cdef int p = s.cur, card, q, i, kind
+    cdef int p = s.cur, card, q, i, kind, swapped
     cdef uint8_t t
     if a < A_DISCARD:
         draft_choose(s, a - A_PICK, False)
@@ -587,13 +587,19 @@ cdef void ct_apply(CTState* s, int a) noexcept nogil:
         s.power_done = 1
     elif a < A_REDRAW:
         q = a - A_SWAP
+        # Both hands change owners in full view: the two players know every swapped
+        # card; a third player who knew one keeps it only when the whole table did,
+        # since the new holder cannot tell which cards that player had seen.
+        swapped = (1 << p) | (1 << q)
         for card in range(NUM_DISTRICTS):
             if s.loc[card] == LOC_HAND + p:
                 s.loc[card] = LOC_HAND + q
-                s.known[card] |= 1 << q
             elif s.loc[card] == LOC_HAND + q:
                 s.loc[card] = LOC_HAND + p
-                s.known[card] |= 1 << p
+            else:
+                continue
+            if s.known[card] != all_players(s):
+                s.known[card] = swapped
         t = s.hand_n[p]
         s.hand_n[p] = s.hand_n[q]
         s.hand_n[q] = t

@@ -232,6 +232,13 @@ def test_a_whole_citadels_game_follows_the_table_from_every_seat(advisor, seat: 
     assert sum(k * n for k, n in tally.taps.items()) <= 2 * tally.opponent_moves
 
 
+@pytest.mark.slow
+def test_a_hand_swapped_twice_follows_exactly(advisor) -> None:
+    """Seed 1 from P1: in round 7 P1 receives, by a Magician's swap, cards a third player had
+    seen in an earlier swap; P1 cannot know which, and neither does its observation."""
+    follow_game("citadels", 4, 1, 0, _via(advisor), _same)
+
+
 def test_the_magicians_swap_shows_the_hand_received(advisor) -> None:
     """P3 swaps hands with P4 (the observer): P4 names the cards it receives, one tap each,
     and the position follows the table."""
