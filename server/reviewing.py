@@ -11,7 +11,7 @@ import engine
 from convert import observation_from_proto, observation_to_proto, observer_of
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, common_pb2
-from search.bots import SEARCH_BOTS
+from search.bots import SEARCH_BOTS, resolve
 from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.moves import action_of
@@ -33,7 +33,7 @@ def read_request(
     decisions = _decisions(request)
     first = decisions[0].observation
     players = engine.state_from_observation(first, seed=0).num_players
-    config = _config(request, limits, limits.bot_for(first.game, players))
+    config = _config(request, limits, first.game, players)
     _check_total(config, len(decisions), limits)
     return decisions, config
 
@@ -75,8 +75,14 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
 
 
 def _config(
-    request: advisor_pb2.ReviewRequest, limits: ServerLimits, default_bot: str
+    request: advisor_pb2.ReviewRequest, limits: ServerLimits, game: str, players: int
 ) -> ReviewConfig:
+    """The review's configuration: its bot (a level resolved for the game, the game's default
+    when none is named) and budgets; Rejected naming the field."""
+    try:
+        bot = resolve(request.bot or limits.bot_for(game, players), game, players)
+    except ValueError as err:
+        raise Rejected(invalid_argument("bot", str(err))) from None
     defaults = ReviewConfig()
     budgets = []
     for name, budget, iterations in (
@@ -105,7 +111,7 @@ def _config(
     if not 0 <= mistakes <= MAX_MISTAKES:
         raise Rejected(invalid_argument("mistakes", f"must be within [0, {MAX_MISTAKES}]"))
     config = ReviewConfig(
-        bot=request.bot or default_bot,
+        bot=bot,
         iterations=iterations,
         seconds=seconds,
         deep_iterations=deep_iterations,

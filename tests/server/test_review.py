@@ -17,6 +17,8 @@ from convert import observation_to_proto
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot
 from search.review import Decision, ReviewConfig, decisions_of_game, review
+from server.limits import ServerLimits
+from server.reviewing import read_request
 from tests.server.conftest import RunningServer
 
 CONFIG = ReviewConfig(iterations=100, deep_iterations=300, mistakes=2, seed=9)
@@ -109,11 +111,24 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
         (request(two, mistakes=21), "mistakes"),
         (request(two, bot="heuristic"), "bot"),
         (request(two, bot="mo-ismcts:c=nan"), "bot"),
+        (request(two, bot="level:11"), "bot"),
+        (request(two, bot="level:4"), "bot"),
     ]  # fmt: skip
     for message, field in cases:
         error = refused(regent_server.address, message)
         assert error.code == grpc.StatusCode.INVALID_ARGUMENT, (field, error)
         assert error.field_violations[0].field == field, (field, error)
+
+
+def test_a_level_or_no_bot_is_resolved_for_the_reviewed_game(decisions: list[Decision]) -> None:
+    """`level:10` is the game's default at its player count; no bot is that default."""
+    first = decisions[0].observation
+    players = engine.state_from_observation(first).num_players
+    default = engine.game(first.game).default_bot(players)
+    _, named = read_request(request(decisions[:1], bot="level:10"), ServerLimits())
+    assert named.bot.startswith(default) and "seconds=1" in named.bot
+    _, unnamed = read_request(request(decisions[:1]), ServerLimits())
+    assert unnamed.bot == default
 
 
 def test_a_review_over_the_limits_is_resource_exhausted(
