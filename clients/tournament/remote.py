@@ -5,6 +5,7 @@ bot that implements our proto can enter a tournament."""
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
@@ -14,10 +15,12 @@ from search.bots import Bot, make_bot
 from search.ismcts import CancelToken
 
 if TYPE_CHECKING:
-    from clients.client import RegentClient
+    from clients.client import RegentClient, RegentError
 
 #: The longest a remote bot may take over one move, in seconds.
 MOVE_TIMEOUT = 300.0
+#: The first and the longest pause before asking a busy server again, in seconds.
+BUSY_PAUSE = (0.05, 2.0)
 
 
 @dataclass(frozen=True)
@@ -78,16 +81,39 @@ class RemoteBot:
         self.remote = parse_address(spec)
 
     def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
-        report = _client(self.remote.address).recommend(
-            state.observation(state.current_player),
-            iterations=self.remote.iterations,
-            seconds=self.remote.seconds,
-            threads=self.remote.threads,
-            seed=seed,
-            bot=self.remote.bot,
-            timeout=MOVE_TIMEOUT,
-        )
+        """The server's move; a server busy with its limit of searches is asked again after
+        a growing pause, until `MOVE_TIMEOUT` (its other refusals end the game's play)."""
+        from clients.client import RegentError
+
+        deadline = time.monotonic() + MOVE_TIMEOUT
+        pause = BUSY_PAUSE[0]
+        while True:
+            try:
+                report = _client(self.remote.address).recommend(
+                    state.observation(state.current_player),
+                    iterations=self.remote.iterations,
+                    seconds=self.remote.seconds,
+                    threads=self.remote.threads,
+                    seed=seed,
+                    bot=self.remote.bot,
+                    timeout=max(1.0, deadline - time.monotonic()),
+                )
+                break
+            except RegentError as err:
+                if not _busy(err) or time.monotonic() + pause > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(BUSY_PAUSE[1], 2 * pause)
         return state.string_to_action(report.move.text) if report.move.text else report.move.id
+
+
+def _busy(error: RegentError) -> bool:
+    """Whether the server refused because all its search slots were taken: RESOURCE_EXHAUSTED
+    blaming the whole `budget` (a budget past its limits blames `budget.seconds` and the like)."""
+    import grpc
+
+    blamed = [violation.field for violation in error.field_violations]
+    return error.code == grpc.StatusCode.RESOURCE_EXHAUSTED and blamed == ["budget"]
 
 
 def bot_for(spec: str, game: str, players: int) -> Bot:

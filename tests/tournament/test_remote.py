@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import engine
+from clients.client import RegentClient, RegentError
 from clients.tournament.backends import LocalBackend
 from clients.tournament.config import TournamentConfig
-from clients.tournament.remote import RemoteSpec, parse_address
+from clients.tournament.remote import RemoteBot, RemoteSpec, parse_address
 from clients.tournament.runner import RECORD_NAME, run_tournament
 from server.app import BackgroundServer
+from server.limits import ServerLimits
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +66,26 @@ def decisions(game: dict, seat: int) -> int:
         state.apply_action(state.string_to_action(move))
     assert state.is_terminal() and list(state.scores()) == game["scores"]
     return count
+
+
+def test_a_busy_server_is_asked_again_and_other_refusals_are_not() -> None:
+    """With its one search slot taken, the server refuses (RESOURCE_EXHAUSTED on `budget`);
+    the remote bot waits and asks again. A budget past the limits fails at once."""
+    state = engine.new_game("royal_cities", 2, 1)
+    with BackgroundServer(limits=ServerLimits(max_searches=1)) as busy:
+        holder = RegentClient(busy.address)
+        hold = threading.Thread(
+            target=lambda: holder.recommend(state.observation(0), seconds=1.0, timeout=30)
+        )
+        hold.start()
+        time.sleep(0.3)  # the slot is taken
+        start = time.monotonic()
+        bot = RemoteBot(f"grpc://{busy.address}?bot=mo-ismcts&iterations=20")
+        assert bot.choose(state, seed=1) in state.legal_actions()
+        assert time.monotonic() - start > 0.4  # it waited for the slot
+        hold.join()
+        holder.close()
+        too_long = RemoteBot(f"grpc://{busy.address}?bot=mo-ismcts&seconds=100000")
+        with pytest.raises(RegentError) as refused:
+            too_long.choose(state, seed=1)
+        assert refused.value.field_violations[0].field == "budget.seconds"
