@@ -151,7 +151,7 @@ def test_a_review_can_be_stopped(
     page = tab.page
     page.set_input_files("#review-file", str(reviewed[0]))
     page.wait_for_function("() => !document.getElementById('review-start').disabled")
-    settings(page, {"review-iterations": "150000"})
+    settings(page, {"review-iterations": "60000"})
     page.click("#review-start")
     page.wait_for_selector("#review-stop:not(.hidden)")
     page.wait_for_selector("#review-svg circle.dot")
