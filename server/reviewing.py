@@ -30,15 +30,14 @@ def read_request(
     request: advisor_pb2.ReviewRequest, limits: ServerLimits
 ) -> tuple[list[Decision], ReviewConfig]:
     """The decisions and the configuration of a review; Rejected naming the field."""
-    decisions = _decisions(request)
-    first = decisions[0].observation
-    players = engine.state_from_observation(first, seed=0).num_players
-    config = _config(request, limits, first.game, players)
+    decisions, players = _decisions(request)
+    config = _config(request, limits, decisions[0].observation.game, players)
     _check_total(config, len(decisions), limits)
     return decisions, config
 
 
-def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
+def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]:
+    """The seat's decisions, each checked, and the number of players of the first one's game."""
     count, moves = len(request.observations), len(request.moves)
     if count == 0:
         raise Rejected(invalid_argument("observations", "is required: one per decision"))
@@ -49,6 +48,7 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
         reason = f"one move per observation: {count} observations, {moves} moves"
         raise Rejected(invalid_argument("moves", reason))
     seat = None
+    players = 0
     decisions = []
     for i, (message, move) in enumerate(zip(request.observations, request.moves, strict=True)):
         try:
@@ -62,6 +62,7 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
             field = f"observations[{i}].{game}.{err.field}"
             raise Rejected(invalid_argument(field, err.reason)) from None
         seat = observer if seat is None else seat
+        players = players or state.num_players
         if observer != seat or state.current_player != observer:
             reason = (
                 f"is seat {observer}'s, not seat {seat}'s"
@@ -71,7 +72,7 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> list[Decision]:
             raise Rejected(invalid_argument(f"observations[{i}].{game}.observer", reason))
         action = action_of(state, move, f"moves[{i}]")
         decisions.append(Decision(observation, state.action_to_string(action)))
-    return decisions
+    return decisions, players
 
 
 def _config(
