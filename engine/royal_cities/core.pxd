@@ -158,12 +158,14 @@ cdef struct RCState:
     uint8_t market[MARKET_MAX]
     uint8_t market_n
     uint8_t mkt_kind[NUM_KINDS]
+    uint64_t mkt_mask               # bit k: the Market holds a card of kind k
     uint8_t mkt_col[NUM_COLOURS]
     uint8_t drawn[DRAWN_MAX]
     uint8_t drawn_n
     uint8_t discard_n
     uint8_t hand_n[MAX_PLAYERS]
     uint8_t hand_kind[MAX_PLAYERS][NUM_KINDS]
+    uint64_t hand_mask[MAX_PLAYERS] # bit k: the hand holds a card of kind k
     uint8_t city[NUM_OWNERS][NUM_CITIES][CITY_MAX]
     uint8_t city_n[NUM_OWNERS][NUM_CITIES]
     uint8_t city_vals[NUM_OWNERS][NUM_CITIES]
@@ -192,6 +194,18 @@ cdef inline int rc_kind_first_id(int kind) noexcept nogil:
 
 cdef inline int rc_kind_copies(int kind) noexcept nogil:
     return 1 if (kind // 7 == WHITE or kind % 7 == 0) else 2
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
+
+cdef inline int rc_pop_kind(uint64_t* mask) noexcept nogil:
+    """Take the lowest kind out of a non-empty kind mask and return it: the loops over
+    a hand's or the Market's kinds visit only the kinds there, in ascending order."""
+    cdef int kind = __builtin_ctzll(mask[0])
+    mask[0] &= mask[0] - 1
+    return kind
 
 
 cdef void rc_market_add(RCState* s, int card) noexcept nogil

@@ -110,6 +110,7 @@ cdef void rc_hand_add(RCState* s, int player, int card, int known) noexcept nogi
     s.sel_city[card] = -1
     s.hand_n[player] += 1
     s.hand_kind[player][rc_card_kind(card)] += 1
+    s.hand_mask[player] |= 1ULL << rc_card_kind(card)
 
 
 cdef void hand_remove(RCState* s, int player, int card) noexcept nogil:
@@ -120,6 +121,8 @@ cdef void hand_remove(RCState* s, int player, int card) noexcept nogil:
         s.known[twin] &= s.known[card]
     s.hand_n[player] -= 1
     s.hand_kind[player][rc_card_kind(card)] -= 1
+    if s.hand_kind[player][rc_card_kind(card)] == 0:
+        s.hand_mask[player] &= ~(1ULL << rc_card_kind(card))
     s.sel_city[card] = -1
 
 
@@ -136,6 +139,7 @@ cdef void rc_market_add(RCState* s, int card) noexcept nogil:
     s.market[s.market_n] = card
     s.market_n += 1
     s.mkt_kind[rc_card_kind(card)] += 1
+    s.mkt_mask |= 1ULL << rc_card_kind(card)
     s.mkt_col[rc_card_colour(card)] += 1
     s.loc[card] = LOC_MARKET
     s.known[card] = ALL_PLAYERS
@@ -146,6 +150,8 @@ cdef int market_remove_at(RCState* s, int i) noexcept nogil:
     s.market_n -= 1
     s.market[i] = s.market[s.market_n]
     s.mkt_kind[rc_card_kind(card)] -= 1
+    if s.mkt_kind[rc_card_kind(card)] == 0:
+        s.mkt_mask &= ~(1ULL << rc_card_kind(card))
     s.mkt_col[rc_card_colour(card)] -= 1
     return card
 
@@ -303,13 +309,20 @@ cdef int build_options(const RCState* s, int player, const uint8_t* pool, int po
     for kind in range(NUM_KINDS):
         have = False
         if pool == NULL:
-            have = hand_find(s, player, kind, True) != NO_CARD
+            have = (s.hand_mask[player] >> kind) & 1 and \
+                hand_find(s, player, kind, True) != NO_CARD
         else:
             for i in range(pool_n):
                 card = pool[i]
                 if rc_card_kind(card) == kind and s.sel_city[card] < 0:
                     have = True
         if not have:
+            continue
+        if kind // 7 != WHITE:
+            # A coloured card goes only in its own City.
+            if rc_can_select(s, player, kind, kind // 7):
+                out[n] = A_BUILD + kind * 6 + kind // 7
+                n += 1
             continue
         for colour in range(NUM_CITIES):
             if rc_can_select(s, player, kind, colour):
@@ -780,11 +793,12 @@ cdef void solo_deal_four(RCState* s) noexcept nogil:
 
 cdef bint solo_regent_option(const RCState* s) noexcept nogil:
     cdef int kind, colour
-    for kind in range(NUM_KINDS):
-        if s.hand_kind[0][kind]:
-            for colour in range(NUM_CITIES):
-                if regent_can_take(s, kind, colour):
-                    return True
+    cdef uint64_t kinds = s.hand_mask[0]
+    while kinds:
+        kind = rc_pop_kind(&kinds)
+        for colour in range(NUM_CITIES):
+            if regent_can_take(s, kind, colour):
+                return True
     return False
 
 
@@ -835,13 +849,13 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, kind, colour, owner, p = s.cur, i, card, value, count
     cdef int cand[NUM_CITIES]
     cdef int ph = s.phase
-    cdef bint any_buy
+    cdef uint64_t kinds
     if ph == PH_TURN:
         if not s.turn_played:
-            for kind in range(NUM_KINDS):
-                if s.hand_kind[p][kind]:
-                    out[n] = A_PLAY_HAND + kind
-                    n += 1
+            kinds = s.hand_mask[p]
+            while kinds:
+                out[n] = A_PLAY_HAND + rc_pop_kind(&kinds)
+                n += 1
             for colour in range(NUM_CITIES):
                 if s.city_n[p][colour]:
                     out[n] = A_PLAY_CITY + colour
@@ -856,24 +870,26 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
             out[n] = A_ADD_HERO
             n += 1
     elif ph == PH_PURCHASE:
-        any_buy = False
-        for kind in range(s.min_kind, NUM_KINDS):
-            if s.mkt_kind[kind] and kind % 7 <= s.power:
-                any_buy = True
-                break
-        if s.taken > 0 or not any_buy:
+        # A_STOP sorts before every A_BUY: offered when something was taken or nothing can be.
+        if s.taken > 0:
             out[n] = A_STOP
             n += 1
-        for kind in range(s.min_kind, NUM_KINDS):
-            if s.mkt_kind[kind] and kind % 7 <= s.power:
+        kinds = s.mkt_mask & ~((1ULL << s.min_kind) - 1)
+        while kinds:
+            kind = rc_pop_kind(&kinds)
+            if kind % 7 <= s.power:
                 out[n] = A_BUY + kind
                 n += 1
+        if n == 0:
+            out[n] = A_STOP
+            n += 1
     elif ph == PH_EFFECT:
         if s.effect == EFFECT_EMPTINESS or s.effect == EFFECT_MERCHANT:
-            for kind in range(NUM_KINDS):
-                if s.mkt_kind[kind]:
-                    out[n] = (A_MARKET_DISCARD if s.effect == EFFECT_EMPTINESS else A_MARKET_TAKE) + kind
-                    n += 1
+            kinds = s.mkt_mask
+            while kinds:
+                out[n] = (A_MARKET_DISCARD if s.effect == EFFECT_EMPTINESS else A_MARKET_TAKE) + \
+                    rc_pop_kind(&kinds)
+                n += 1
         elif s.effect == EFFECT_VILLAGER:
             for colour in range(NUM_CITIES):
                 if s.city_n[p][colour]:
@@ -907,7 +923,9 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
         n += 1
         n = build_options(s, p, NULL, 0, out, n)
     elif ph == PH_PASS:
-        for kind in range(NUM_KINDS):
+        kinds = s.hand_mask[p]
+        while kinds:
+            kind = rc_pop_kind(&kinds)
             count = s.hand_kind[p][kind]
             for i in range(s.pass_n[p]):
                 if rc_card_kind(s.pass_sel[p][i]) == kind:
@@ -926,20 +944,22 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
             out[n] = A_PASS + kind
             n += 1
     elif ph == PH_FIRST_BUILD or ph == PH_SOLO_OWN:
-        for kind in range(NUM_KINDS - 7):
-            if s.hand_kind[p][kind]:
-                out[n] = A_BUILD + kind * 6 + kind // 7
-                n += 1
+        kinds = s.hand_mask[p] & ((1ULL << (NUM_KINDS - 7)) - 1)    # no whites
+        while kinds:
+            kind = rc_pop_kind(&kinds)
+            out[n] = A_BUILD + kind * 6 + kind // 7
+            n += 1
         if n == 0:
             out[n] = A_STOP
             n += 1
     elif ph == PH_SOLO_REGENT:
-        for kind in range(NUM_KINDS):
-            if s.hand_kind[0][kind]:
-                for colour in range(NUM_CITIES):
-                    if regent_can_take(s, kind, colour):
-                        out[n] = A_REGENT + kind * 6 + colour
-                        n += 1
+        kinds = s.hand_mask[0]
+        while kinds:
+            kind = rc_pop_kind(&kinds)
+            for colour in range(NUM_CITIES):
+                if regent_can_take(s, kind, colour):
+                    out[n] = A_REGENT + kind * 6 + colour
+                    n += 1
     elif ph == PH_HERO_KEEP or ph == PH_SOLO_ADD or ph == PH_REGENT_WHITE:
         for kind in range(NUM_KINDS):
             for i in range(s.drawn_n):
@@ -1373,11 +1393,13 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     canonical_known(s, player)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
+    memset(s.hand_mask, 0, sizeof(s.hand_mask))
     for card in range(NUM_CARDS):
         q = s.loc[card] - LOC_HAND
         if q >= 0 and q < MAX_PLAYERS:
             s.hand_n[q] += 1
             s.hand_kind[q][rc_card_kind(card)] += 1
+            s.hand_mask[q] |= 1ULL << rc_card_kind(card)
     rng_reseed(s.rng, rng)
     rc_reroll_secrets(s, player, rng)
 
@@ -1443,4 +1465,13 @@ cdef int rc_check(const RCState* s) noexcept nogil:
                     count += 1
             if count != s.hand_kind[p][i]:
                 return 12
+            if ((s.hand_mask[p] >> i) & 1) != (count > 0):
+                return 13
+    for i in range(NUM_KINDS):
+        count = 0
+        for c in range(s.market_n):
+            if rc_card_kind(s.market[c]) == i:
+                count += 1
+        if count != s.mkt_kind[i] or ((s.mkt_mask >> i) & 1) != (count > 0):
+            return 14
     return 0

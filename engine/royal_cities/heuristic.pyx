@@ -12,7 +12,7 @@ from engine.royal_cities.core cimport (
     EFFECT_VILLAGER, MAX_LEGAL, NUM_CITIES, NUM_KINDS, PH_CONSTRUCT, PH_EFFECT, PH_FIRST_BUILD,
     PH_HERO_KEEP, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_ADD, PH_SOLO_OWN, PH_SOLO_REGENT,
     PH_TURN, REGENT, WHITE, RCState, rc_card_colour, rc_card_kind, rc_card_value,
-    rc_city_top_value, rc_influence, rc_legal_actions,
+    rc_city_top_value, rc_influence, rc_legal_actions, rc_pop_kind,
 )
 
 
@@ -78,22 +78,30 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
 
 cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
     """The lowest kind of a greedy purchase plan (by usefulness per point), or -1."""
-    cdef int power = s.power, kind, best_kind, count[NUM_KINDS], lowest = -1
+    cdef int power = s.power, kind, best_kind, lowest = -1
+    cdef int count[NUM_KINDS]
     cdef double best, score
-    for kind in range(NUM_KINDS):
-        count[kind] = s.mkt_kind[kind] if kind >= s.min_kind else 0
+    cdef uint64_t open_kinds = s.mkt_mask & ~((1ULL << s.min_kind) - 1), kinds
+    cdef double use[NUM_KINDS]
+    kinds = open_kinds
+    while kinds:
+        kind = rc_pop_kind(&kinds)
+        count[kind] = s.mkt_kind[kind]
+        use[kind] = card_use(s, me, kind)
     while True:
         best = 0.9
         best_kind = -1
-        for kind in range(NUM_KINDS):
-            if count[kind] and kind % 7 <= power:
-                score = card_use(s, me, kind)
-                if score > best:
-                    best = score
-                    best_kind = kind
+        kinds = open_kinds
+        while kinds:
+            kind = rc_pop_kind(&kinds)
+            if kind % 7 <= power and use[kind] > best:
+                best = use[kind]
+                best_kind = kind
         if best_kind < 0:
             return lowest
         count[best_kind] -= 1
+        if count[best_kind] == 0:
+            open_kinds &= ~(1ULL << best_kind)
         power -= best_kind % 7
         if lowest < 0 or best_kind < lowest:
             lowest = best_kind
@@ -102,9 +110,10 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
 cdef bint market_is_rich(const RCState* s, int me) noexcept nogil:
     cdef int kind
     cdef double total = 0.0
-    for kind in range(NUM_KINDS):
-        if s.mkt_kind[kind]:
-            total += s.mkt_kind[kind] * card_use(s, me, kind)
+    cdef uint64_t kinds = s.mkt_mask
+    while kinds:
+        kind = rc_pop_kind(&kinds)
+        total += s.mkt_kind[kind] * card_use(s, me, kind)
     return total >= 14.0 or s.market_n >= 9
 
 

@@ -332,9 +332,11 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
     memset(s.known, 0, NUM_CARDS)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
+    memset(s.hand_mask, 0, sizeof(s.hand_mask))
     memset(s.city_n, 0, sizeof(s.city_n))
     memset(s.city_vals, 0, sizeof(s.city_vals))
     memset(s.mkt_kind, 0, sizeof(s.mkt_kind))
+    s.mkt_mask = 0
     memset(s.mkt_col, 0, sizeof(s.mkt_col))
     memset(s.sel_city, -1, NUM_CARDS)
     s.pile_n = s.reserve_n = s.market_n = s.drawn_n = s.discard_n = 0
