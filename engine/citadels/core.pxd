@@ -179,9 +179,22 @@ cdef struct CTState:
     uint8_t drawn_n
     uint8_t hand_n[MAX_PLAYERS]
     uint8_t hand_kind[MAX_PLAYERS][NUM_DKINDS]
+    uint32_t hand_kinds[MAX_PLAYERS]        # bitmask of kinds in hand
     uint8_t city[MAX_PLAYERS][NUM_DKINDS]   # card ids in the order built
     uint8_t city_n[MAX_PLAYERS]
     uint32_t city_kinds[MAX_PLAYERS]        # bitmask of kinds built
+
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+
+
+cdef inline int ct_pop_kind(uint32_t* mask) noexcept nogil:
+    """Take the lowest kind out of a non-empty kind mask and return it: loops over a
+    hand's or a city's kinds visit only the kinds there, in ascending order."""
+    cdef int kind = __builtin_ctz(mask[0])
+    mask[0] &= mask[0] - 1
+    return kind
 
 
 cdef void ct_init(CTState* s, int num_players, uint64_t seed, const CTRules* rules) noexcept nogil

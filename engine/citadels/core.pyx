@@ -33,6 +33,7 @@ cdef void ct_hand_add(CTState* s, int player, int card, int known) noexcept nogi
     s.known[card] = known | (1 << player)
     s.hand_n[player] += 1
     s.hand_kind[player][CT_KIND[card]] += 1
+    s.hand_kinds[player] |= 1u << CT_KIND[card]
 
 
 cdef int hand_find(const CTState* s, int player, int kind) noexcept nogil:
@@ -50,6 +51,8 @@ cdef int hand_take(CTState* s, int player, int kind, bint secret) noexcept nogil
     cdef int card = hand_find(s, player, kind), first = CT_FIRST[kind], i, o, k, bit
     s.hand_n[player] -= 1
     s.hand_kind[player][kind] -= 1
+    if s.hand_kind[player][kind] == 0:
+        s.hand_kinds[player] &= ~(1u << kind)
     s.loc[card] = NO_CARD
     if secret:
         for i in range(NUM_DISTRICTS):
@@ -458,6 +461,7 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
     """Append the character's power and the unique districts' actions not used
     yet this turn (each once per turn), in id order."""
     cdef int p = s.cur, c = s.call, k, q, kind
+    cdef uint32_t kinds
     if not s.power_done:
         if c == ASSASSIN:
             for k in range(1, NUM_CHARS):
@@ -473,24 +477,25 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
                 if q != p:
                     out[n] = A_SWAP + q
                     n += 1
-            for k in range(NUM_DKINDS):
-                if s.hand_kind[p][k]:
-                    out[n] = A_REDRAW + k
-                    n += 1
+            kinds = s.hand_kinds[p]
+            while kinds:
+                out[n] = A_REDRAW + ct_pop_kind(&kinds)
+                n += 1
         elif c == WARLORD:
             for q in range(s.num_players):
                 if protected(s, q):
                     continue
-                for kind in range(NUM_DKINDS):
-                    if ct_has(s, q, kind) and kind != K_KEEP and (
-                            ct_destroy_price(s, q, kind) <= s.gold[p]):
+                kinds = s.city_kinds[q] & ~(1u << K_KEEP)
+                while kinds:
+                    kind = ct_pop_kind(&kinds)
+                    if ct_destroy_price(s, q, kind) <= s.gold[p]:
                         out[n] = A_DESTROY + q * NUM_DKINDS + kind
                         n += 1
     if not s.lab_done and ct_has(s, p, K_LABORATORY):
-        for k in range(NUM_DKINDS):
-            if s.hand_kind[p][k]:
-                out[n] = A_LAB + k
-                n += 1
+        kinds = s.hand_kinds[p]
+        while kinds:
+            out[n] = A_LAB + ct_pop_kind(&kinds)
+            n += 1
     if not s.smithy_done and ct_has(s, p, K_SMITHY) and s.gold[p] >= 2:
         out[n] = A_SMITHY
         n += 1
@@ -499,9 +504,11 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
 
 cdef int main_actions(const CTState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.cur, k
+    cdef uint32_t kinds = s.hand_kinds[p] & ~s.city_kinds[p]
     if s.builds_left > 0:
-        for k in range(NUM_DKINDS):
-            if s.hand_kind[p][k] and CT_COST[k] <= s.gold[p] and not ct_has(s, p, k):
+        while kinds:
+            k = ct_pop_kind(&kinds)
+            if CT_COST[k] <= s.gold[p]:
                 out[n] = A_BUILD + k
                 n += 1
     if not s.income_done and ct_income(s, p, s.call) > 0:
@@ -607,6 +614,7 @@ cdef void ct_apply(CTState* s, int a) noexcept nogil:
             t = s.hand_kind[p][kind]
             s.hand_kind[p][kind] = s.hand_kind[q][kind]
             s.hand_kind[q][kind] = t
+        s.hand_kinds[p], s.hand_kinds[q] = s.hand_kinds[q], s.hand_kinds[p]
         s.power_done = 1
     elif a < A_REDRAW_DONE:
         kind = a - A_REDRAW
@@ -1050,11 +1058,13 @@ cdef void ct_resample(CTState* s, int player, uint64_t* rng) noexcept nogil:
     canonical_known(s, player)
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
+    memset(s.hand_kinds, 0, sizeof(s.hand_kinds))
     for card in range(NUM_DISTRICTS):
         k = s.loc[card] - LOC_HAND
         if 0 <= k < s.num_players:
             s.hand_n[k] += 1
             s.hand_kind[k][CT_KIND[card]] += 1
+            s.hand_kinds[k] |= 1u << CT_KIND[card]
     ct_deal_characters(s, player, rng)
     if s.phase == PH_REDRAW and s.cur != player:
         s.redraw_min = 0        # the cards put under so far are the Magician's secret
@@ -1115,7 +1125,7 @@ cdef int ct_check(const CTState* s) noexcept nogil:
             for i in range(CT_COPIES[kind]):
                 if s.loc[CT_FIRST[kind] + i] == LOC_HAND + p:
                     count += 1
-            if count != s.hand_kind[p][kind]:
+            if count != s.hand_kind[p][kind] or ((s.hand_kinds[p] >> kind) & 1) != (count > 0):
                 return 11
     # Every character is face up, in one slot, or in the pool, exactly once.
     for i in range(s.n_slots):

@@ -293,6 +293,7 @@ def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
     # Start from an empty table and place what the observation says.
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.hand_kind, 0, sizeof(s.hand_kind))
+    memset(s.hand_kinds, 0, sizeof(s.hand_kinds))
     s.deck_n = 0
     s.round_no = obs.round
     s.crown = _player_index(obs.crown, n, "crown")
@@ -435,6 +436,7 @@ cdef void _hand(CTState* s, int q, int card, int known):
     s.known[card] = known
     s.hand_n[q] += 1
     s.hand_kind[q][CT_KIND[card]] += 1
+    s.hand_kinds[q] |= 1u << CT_KIND[card]
 
 
 
