@@ -12,7 +12,7 @@ from engine.interface import State
 from engine.registry import game as game_spec
 from search.ismcts import CancelToken, heuristic_action
 from search.levels import LEVELS, level_number, level_spec
-from search.search import ALGORITHMS, SearchConfig, search
+from search.search import ALGORITHMS, Search, SearchConfig
 
 #: The bots that search: only they can advise (they weigh every move).
 SEARCH_BOTS = ("pimc", "so-ismcts", "mo-ismcts")
@@ -51,14 +51,52 @@ class HeuristicBot:
 
 
 class SearchBot:
-    """A search algorithm with a fixed configuration; the move seed varies the search."""
+    """A search algorithm with a fixed configuration; the move seed varies the search.
+    With `reuse=1` a bot plays one seat: it keeps its trees for its next move."""
 
     def __init__(self, spec: str, config: SearchConfig) -> None:
         self.spec = spec
         self.config = config
+        self._kept: _KeptSearch | None = None
+        #: How many of its searches went on from the trees of the one before.
+        self.reused = 0
 
     def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
-        return search(state, replace(self.config, seed=self.config.seed ^ seed), cancel).action
+        config = replace(self.config, seed=self.config.seed ^ seed)
+        kept, self._kept = self._kept, None
+        if kept is not None and kept.leads_to(state):
+            run = Search(state, config, cancel, previous=kept.search, played=kept.action)
+            self.reused += 1
+        else:
+            run = Search(state, config, cancel)
+        run.advance()
+        action = run.result().action
+        if config.reuse:
+            self._kept = _KeptSearch(run, action, state, seed)
+        return action
+
+
+class _KeptSearch:
+    """A finished search and the move played from it: the next search of the same player
+    starts from its subtrees if that player sees what the move alone would show. What it
+    would show is played out in a world dealt from the player's information (from `seed`),
+    never in the true one, so a move whose outcome is hidden chance (a draw) is followed by
+    a fresh search, whether the bot is given the truth or a position typed in."""
+
+    def __init__(self, search: Search, action: int, state: State, seed: int) -> None:
+        self.search = search
+        self.action = action
+        self.player = state.current_player
+        after = state.resample(self.player, seed)
+        after.apply_action(action)
+        self.expected = after.observation(self.player)
+
+    def leads_to(self, state: State) -> bool:
+        return (
+            not state.is_terminal()
+            and state.current_player == self.player
+            and state.observation(self.player) == self.expected
+        )
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:

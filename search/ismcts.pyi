@@ -28,7 +28,12 @@ class CancelToken:
 @disjoint_base
 class SearchRun:
     def __init__(
-        self, state: State, config: SearchConfig, cancel: CancelToken | None = None
+        self,
+        state: State,
+        config: SearchConfig,
+        cancel: CancelToken | None = None,
+        previous: SearchRun | None = None,
+        played: int = -1,
     ) -> None: ...
     @property
     def cancel_token(self) -> CancelToken: ...

@@ -125,6 +125,71 @@ cdef int worker_start(Worker* w) noexcept nogil:
     return 0
 
 
+cdef int worker_reroot(Worker* w, int action) noexcept nogil:
+    """Keep, as the trees of the next search, what each tree holds below `action` (the
+    root player's move from `w.root`, as the tree's owner observed it), copied into a
+    compact arena; a tree without that branch starts empty. The caller then puts the
+    position after the move in `w.root`. 0 on success, -1 without memory."""
+    cdef int32_t start[MAX_WORLDS]
+    cdef int32_t label, old, c, j, prev
+    cdef int64_t i, count = 0
+    cdef int t
+    cdef Node* fresh = <Node*>malloc(w.cap * sizeof(Node))
+    cdef int32_t* origin = <int32_t*>malloc(w.cap * sizeof(int32_t))
+    if fresh == NULL or origin == NULL:
+        free(fresh)
+        free(origin)
+        return -1
+    for t in range(w.num_trees):
+        label = action
+        if w.params.mode == MODE_MO and t != w.root_player:
+            label = w.api.observed_action(w.root, action, t)
+        start[t] = w.roots[t] if label == OBSERVED_NOTHING else find_child(w, w.roots[t], label)
+    # Breadth first: each tree's new root, then every copied node's children in order.
+    for t in range(w.num_trees):
+        origin[count] = start[t]
+        if start[t] != NO_NODE:
+            fresh[count] = w.nodes[start[t]]
+        else:
+            memset(&fresh[count], 0, sizeof(Node))
+        fresh[count].label = -1
+        fresh[count].first_child = NO_NODE
+        fresh[count].next_sibling = NO_NODE
+        w.roots[t] = <int32_t>count
+        count += 1
+    i = 0
+    while i < count:
+        old = origin[i]
+        prev = NO_NODE
+        c = w.nodes[old].first_child if old != NO_NODE else NO_NODE
+        while c != NO_NODE:
+            j = <int32_t>count
+            count += 1
+            fresh[j] = w.nodes[c]
+            fresh[j].first_child = NO_NODE
+            fresh[j].next_sibling = NO_NODE
+            origin[j] = c
+            if prev == NO_NODE:
+                fresh[i].first_child = j
+            else:
+                fresh[prev].next_sibling = j
+            prev = j
+            c = w.nodes[c].next_sibling
+        i += 1
+    free(w.nodes)
+    free(origin)
+    w.nodes = fresh
+    w.n_nodes = count
+    w.iterations = 0
+    w.actions = 0
+    w.capped = 0
+    w.elapsed = 0.0
+    w.deadline = 0.0
+    w.stopped = False
+    w.out_of_memory = False
+    return 0
+
+
 cdef void worker_free(Worker* w) noexcept nogil:
     free(w.nodes)
     free(w.scratch)
@@ -407,6 +472,22 @@ cdef class _Job:
             raise MemoryError("cannot allocate the search arena")
         return 0
 
+    cdef int reroot(self, CState state, int action, const SearchParams* params, uint64_t seed,
+                    CancelToken token) except -1:
+        """Go on from `state`, the position after the root player's `action`, keeping the
+        subtrees below it (MO-ISMCTS and SO-ISMCTS; PIMC's worlds cannot follow a move)."""
+        cdef int status
+        self.w.params = params[0]
+        with nogil:
+            status = worker_reroot(&self.w, action)
+        if status != 0:
+            raise MemoryError("cannot allocate the search arena")
+        memcpy(self.root, state.ptr, state.api.state_size)
+        self.token = token
+        self.w.cancel = &token.flag
+        rng_seed(self.w.rng, seed)
+        return 0
+
     def run(self, double seconds) -> None:
         with nogil:
             worker_run(&self.w, seconds)
@@ -485,8 +566,12 @@ cdef class SearchRun:
     cdef readonly CancelToken cancel_token
     cdef readonly double elapsed
 
-    def __init__(self, CState state, config, CancelToken cancel=None):
-        """`config` is a `search.search.SearchConfig`: its budget, threads and seed too."""
+    def __init__(self, CState state, config, CancelToken cancel=None,
+                 SearchRun previous=None, int played=-1):
+        """`config` is a `search.search.SearchConfig`: its budget, threads and seed too.
+        With `previous`, a search of the same player from the position before, and
+        `played`, the move it made there, the search goes on from `previous`'s subtrees
+        below that move (tree reuse); `previous` is used up."""
         self.params = search_params(config)
         self.seconds = config.seconds
         self.pv_length = config.pv_length
@@ -498,14 +583,36 @@ cdef class SearchRun:
         cdef SearchParams share = self.params
         if total > 0:
             threads = min(threads, total)
+        if previous is not None:
+            previous.check_followed_by(state, self.params, threads)
         seed = config.seed
         for t in range(threads):
-            job = _Job()
             seed_t = (seed + 0x9E3779B97F4A7C15 * t) & 0xFFFFFFFFFFFFFFFF
             # The iteration budget is the whole search's, shared out among the workers.
             share.iterations = total // threads + (1 if t < total % threads else 0) if total > 0 else 0
-            (<_Job>job).setup(state, &share, seed_t, self.cancel_token)
+            if previous is not None:
+                job = previous.jobs[t]
+                (<_Job>job).reroot(state, played, &share, seed_t, self.cancel_token)
+            else:
+                job = _Job()
+                (<_Job>job).setup(state, &share, seed_t, self.cancel_token)
             self.jobs.append(job)
+        if previous is not None:
+            previous.jobs = []
+
+    cdef int check_followed_by(self, CState state, SearchParams params, int threads) except -1:
+        """ValueError unless a search from `state` with `params` can reuse these trees."""
+        if not self.jobs:
+            raise ValueError("this search's trees were already reused")
+        cdef _Job first = <_Job>self.jobs[0]
+        if params.mode == MODE_PIMC or params.mode != first.w.params.mode:
+            raise ValueError("only MO-ISMCTS and SO-ISMCTS trees are reused, by the same algorithm")
+        if len(self.jobs) != threads:
+            raise ValueError("tree reuse needs the same number of threads")
+        if state.api != first.w.api or state.api.num_players(state.ptr) != first.w.num_players \
+                or state.api.current_player(state.ptr) != first.w.root_player:
+            raise ValueError("tree reuse needs the same game and the same player to move")
+        return 0
 
     @property
     def iterations(self) -> int:

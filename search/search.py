@@ -48,6 +48,10 @@ class SearchConfig:
     #: from its position (the players ahead on points win). Random games of both
     #: games end within 800 actions, so only a position that cannot end hits it.
     max_steps: int = 10_000
+    #: 1: a bot keeps its search trees from one move to its next when nothing happened in
+    #: between but its own move (the subtree below that move is the next search's start);
+    #: MO-ISMCTS and SO-ISMCTS only. A single search (advice) has nothing to keep.
+    reuse: int = 0
     #: Actions a playout may take past the tree before the game's evaluation scores
     #: the position (its estimated share of the win per player, blended with the
     #: margin as a result is); 0 plays every playout to the end.
@@ -68,6 +72,9 @@ class SearchConfig:
             _check_float(name, getattr(self, name), least, most, low_open)
         if self.iterations == 0 and self.seconds == 0:
             raise ValueError("set an iteration budget, a time budget, or both")
+        if self.reuse and self.algorithm == "pimc":
+            raise ValueError("reuse: PIMC's fixed worlds cannot follow a move; "
+                             "mo-ismcts and so-ismcts keep their trees")  # fmt: skip
 
     @property
     def mode(self) -> Mode:
@@ -90,6 +97,7 @@ _INT_RANGES = (
     ("pv_length", 0, 256),
     ("max_steps", 1, 1_000_000),
     ("playout_depth", 0, 1_000_000),
+    ("reuse", 0, 1),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (
@@ -154,11 +162,23 @@ class Search:
     reads it in between (an analysis reports as it goes). The state is copied
     at the start and left unchanged."""
 
-    def __init__(self, state: State, config: SearchConfig, cancel: CancelToken | None = None):
+    def __init__(
+        self,
+        state: State,
+        config: SearchConfig,
+        cancel: CancelToken | None = None,
+        *,
+        previous: Search | None = None,
+        played: int = -1,
+    ):
+        """With `previous` (a search of the same player, with the same algorithm and threads,
+        from the position before `state`) and `played` (the move made there), go on from its
+        trees below that move; `previous` is used up."""
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
         self.config = config
-        self._run = SearchRun(state, config, cancel)
+        kept: SearchRun | None = previous._run if previous is not None else None
+        self._run: SearchRun = SearchRun(state, config, cancel, kept, played)
         self._legal = state.legal_actions()
         self._text = state.action_to_string
 
