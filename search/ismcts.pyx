@@ -81,6 +81,17 @@ cdef int32_t child_or_new(Worker* w, int32_t node, int32_t label) noexcept nogil
     return c if c != NO_NODE else add_child(w, node, label)
 
 
+cdef void worker_reset_counts(Worker* w) noexcept nogil:
+    """A new search's counters (its trees may be kept from the one before)."""
+    w.iterations = 0
+    w.actions = 0
+    w.capped = 0
+    w.elapsed = 0.0
+    w.deadline = 0.0
+    w.stopped = False
+    w.out_of_memory = False
+
+
 cdef int worker_start(Worker* w) noexcept nogil:
     """Allocate the arena and scratch worlds; 0 on success."""
     cdef int k, trees
@@ -115,13 +126,7 @@ cdef int worker_start(Worker* w) noexcept nogil:
         if w.params.mode == MODE_PIMC:
             memcpy(w.worlds + k * size, w.root, size)
             w.api.resample(w.worlds + k * size, w.root_player, w.rng)
-    w.iterations = 0
-    w.actions = 0
-    w.capped = 0
-    w.elapsed = 0.0
-    w.deadline = 0.0
-    w.stopped = False
-    w.out_of_memory = False
+    worker_reset_counts(w)
     return 0
 
 
@@ -180,13 +185,7 @@ cdef int worker_reroot(Worker* w, int action) noexcept nogil:
     free(origin)
     w.nodes = fresh
     w.n_nodes = count
-    w.iterations = 0
-    w.actions = 0
-    w.capped = 0
-    w.elapsed = 0.0
-    w.deadline = 0.0
-    w.stopped = False
-    w.out_of_memory = False
+    worker_reset_counts(w)
     return 0
 
 
