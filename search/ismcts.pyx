@@ -139,6 +139,7 @@ cdef int worker_reroot(Worker* w, int action) noexcept nogil:
     cdef int32_t label, old, c, j, prev
     cdef int64_t i, count = 0
     cdef int t
+    # The old roots are dropped, so the kept nodes and a new root per tree fit in `cap`.
     cdef Node* fresh = <Node*>malloc(w.cap * sizeof(Node))
     cdef int32_t* origin = <int32_t*>malloc(w.cap * sizeof(int32_t))
     if fresh == NULL or origin == NULL:
