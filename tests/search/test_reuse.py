@@ -119,3 +119,17 @@ def test_reuse_is_reproducible() -> None:
     spec = "mo-ismcts:iterations=200,reuse=1"
     first = _play("citadels", 4, lambda s, seat: s.clone(), spec, seed=7)
     assert _play("citadels", 4, lambda s, seat: s.clone(), spec, seed=7) == first
+
+
+def test_each_thread_keeps_its_own_tree() -> None:
+    state, action = _same_player_again("citadels", 4, seed=3)
+    first = Search(state, SearchConfig(iterations=3000, threads=2, seed=1))
+    first.advance()
+    after = state.clone()
+    after.apply_action(action)
+    kept = Search(after, SearchConfig(iterations=1000, threads=2, seed=2), previous=first,
+                  played=action)  # fmt: skip
+    carried = sum(m.visits for m in kept.result().moves)
+    assert carried > 100
+    kept.advance()
+    assert sum(m.visits for m in kept.result().moves) == carried + 1000
