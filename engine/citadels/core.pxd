@@ -185,18 +185,6 @@ cdef struct CTState:
     uint32_t city_kinds[MAX_PLAYERS]        # bitmask of kinds built
 
 
-cdef extern from *:
-    int __builtin_ctz(unsigned int x) nogil
-
-
-cdef inline int ct_pop_kind(uint32_t* mask) noexcept nogil:
-    """Take the lowest kind out of a non-empty kind mask and return it: loops over a
-    hand's or a city's kinds visit only the kinds there, in ascending order."""
-    cdef int kind = __builtin_ctz(mask[0])
-    mask[0] &= mask[0] - 1
-    return kind
-
-
 cdef void ct_init(CTState* s, int num_players, uint64_t seed, const CTRules* rules) noexcept nogil
 cdef void ct_start_round(CTState* s) noexcept nogil
 cdef int ct_legal_actions(const CTState* s, int16_t* out) noexcept nogil

@@ -3,6 +3,7 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
+from engine.bits cimport bits_count, bits_pop
 from engine.deal cimport deal_cards
 from engine.rng cimport rng_below, rng_next, rng_reseed, rng_seed, rng_shuffle
 
@@ -11,14 +12,6 @@ ROUND_LIMIT = MAX_ROUNDS
 
 
 # -- small helpers -----------------------------------------------------------
-
-cdef inline int popcount(uint32_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
 
 cdef inline int all_players(const CTState* s) noexcept nogil:
     return (1 << s.num_players) - 1
@@ -221,7 +214,7 @@ cdef void ct_start_round(CTState* s) noexcept nogil:
     for i in range(up):
         # The King is never face up: draw among the others.
         rest = ALL_CHARS & ~s.faceup & ~(1 << KING)
-        k = rng_below(s.rng, popcount(rest))
+        k = rng_below(s.rng, bits_count(rest))
         for c in range(NUM_CHARS):
             if (rest >> c) & 1:
                 if k == 0:
@@ -229,7 +222,7 @@ cdef void ct_start_round(CTState* s) noexcept nogil:
                     break
                 k -= 1
     rest = ALL_CHARS & ~s.faceup
-    k = rng_below(s.rng, popcount(rest))
+    k = rng_below(s.rng, bits_count(rest))
     for c in range(NUM_CHARS):
         if (rest >> c) & 1:
             if k == 0:
@@ -461,7 +454,7 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
     """Append the character's power and the unique districts' actions not used
     yet this turn (each once per turn), in id order."""
     cdef int p = s.cur, c = s.call, k, q, kind
-    cdef uint32_t kinds
+    cdef uint64_t kinds
     if not s.power_done:
         if c == ASSASSIN:
             for k in range(1, NUM_CHARS):
@@ -479,7 +472,7 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
                     n += 1
             kinds = s.hand_kinds[p]
             while kinds:
-                out[n] = A_REDRAW + ct_pop_kind(&kinds)
+                out[n] = A_REDRAW + bits_pop(&kinds)
                 n += 1
         elif c == WARLORD:
             for q in range(s.num_players):
@@ -487,14 +480,14 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
                     continue
                 kinds = s.city_kinds[q] & ~(1u << K_KEEP)
                 while kinds:
-                    kind = ct_pop_kind(&kinds)
+                    kind = bits_pop(&kinds)
                     if ct_destroy_price(s, q, kind) <= s.gold[p]:
                         out[n] = A_DESTROY + q * NUM_DKINDS + kind
                         n += 1
     if not s.lab_done and ct_has(s, p, K_LABORATORY):
         kinds = s.hand_kinds[p]
         while kinds:
-            out[n] = A_LAB + ct_pop_kind(&kinds)
+            out[n] = A_LAB + bits_pop(&kinds)
             n += 1
     if not s.smithy_done and ct_has(s, p, K_SMITHY) and s.gold[p] >= 2:
         out[n] = A_SMITHY
@@ -504,10 +497,10 @@ cdef int power_actions(const CTState* s, int16_t* out, int n) noexcept nogil:
 
 cdef int main_actions(const CTState* s, int16_t* out) noexcept nogil:
     cdef int n = 0, p = s.cur, k
-    cdef uint32_t kinds = s.hand_kinds[p] & ~s.city_kinds[p]
+    cdef uint64_t kinds = s.hand_kinds[p] & ~s.city_kinds[p]
     if s.builds_left > 0:
         while kinds:
-            k = ct_pop_kind(&kinds)
+            k = bits_pop(&kinds)
             if CT_COST[k] <= s.gold[p]:
                 out[n] = A_BUILD + k
                 n += 1
@@ -701,7 +694,7 @@ cdef bint five_colours(const CTState* s, int p) noexcept nogil:
             wild = True
         else:
             colours |= 1 << CT_COLOUR[kind]
-    return popcount(colours) + (1 if wild else 0) >= NUM_COLOURS
+    return bits_count(colours) + (1 if wild else 0) >= NUM_COLOURS
 
 
 cdef void ct_scores(const CTState* s, int* out) noexcept nogil:

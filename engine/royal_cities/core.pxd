@@ -196,18 +196,6 @@ cdef inline int rc_kind_copies(int kind) noexcept nogil:
     return 1 if (kind // 7 == WHITE or kind % 7 == 0) else 2
 
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil
-
-
-cdef inline int rc_pop_kind(uint64_t* mask) noexcept nogil:
-    """Take the lowest kind out of a non-empty kind mask and return it: the loops over
-    a hand's or the Market's kinds visit only the kinds there, in ascending order."""
-    cdef int kind = __builtin_ctzll(mask[0])
-    mask[0] &= mask[0] - 1
-    return kind
-
-
 cdef void rc_market_add(RCState* s, int card) noexcept nogil
 cdef void rc_hand_add(RCState* s, int player, int card, int known) noexcept nogil
 cdef bint rc_can_select(const RCState* s, int player, int kind, int colour) noexcept nogil

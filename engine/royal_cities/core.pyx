@@ -4,6 +4,7 @@
 from libc.string cimport memset
 
 from engine.game_api cimport OBSERVED_HIDDEN, OBSERVED_NOTHING
+from engine.bits cimport bits_pop
 from engine.deal cimport deal_cards
 from engine.rng cimport rng_below, rng_reseed, rng_seed, rng_shuffle
 
@@ -304,27 +305,22 @@ cdef int build_options(const RCState* s, int player, const uint8_t* pool, int po
                        int16_t* out, int n) noexcept nogil:
     """Append the BUILD actions open to `player` from the cards of `pool`
     (NULL: the player's hand), in ascending id order."""
-    cdef int kind, colour, card, i
-    cdef bint have
-    for kind in range(NUM_KINDS):
-        have = False
-        if pool == NULL:
-            have = (s.hand_mask[player] >> kind) & 1 and \
-                hand_find(s, player, kind, True) != NO_CARD
-        else:
-            for i in range(pool_n):
-                card = pool[i]
-                if rc_card_kind(card) == kind and s.sel_city[card] < 0:
-                    have = True
-        if not have:
-            continue
-        if kind // 7 != WHITE:
-            # A coloured card goes only in its own City.
-            if rc_can_select(s, player, kind, kind // 7):
-                out[n] = A_BUILD + kind * 6 + kind // 7
-                n += 1
-            continue
-        for colour in range(NUM_CITIES):
+    cdef int kind, colour, i, first, last
+    cdef uint64_t kinds = 0
+    if pool == NULL:
+        kinds = s.hand_mask[player]
+    else:
+        for i in range(pool_n):
+            if s.sel_city[pool[i]] < 0:
+                kinds |= 1ULL << rc_card_kind(pool[i])
+    while kinds:
+        kind = bits_pop(&kinds)
+        if pool == NULL and hand_find(s, player, kind, True) == NO_CARD:
+            continue    # every copy in hand is already selected
+        # A coloured card goes only in its own City, a white one in any.
+        first = 0 if kind // 7 == WHITE else kind // 7
+        last = NUM_CITIES if kind // 7 == WHITE else kind // 7 + 1
+        for colour in range(first, last):
             if rc_can_select(s, player, kind, colour):
                 out[n] = A_BUILD + kind * 6 + colour
                 n += 1
@@ -795,7 +791,7 @@ cdef bint solo_regent_option(const RCState* s) noexcept nogil:
     cdef int kind, colour
     cdef uint64_t kinds = s.hand_mask[0]
     while kinds:
-        kind = rc_pop_kind(&kinds)
+        kind = bits_pop(&kinds)
         for colour in range(NUM_CITIES):
             if regent_can_take(s, kind, colour):
                 return True
@@ -854,7 +850,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
         if not s.turn_played:
             kinds = s.hand_mask[p]
             while kinds:
-                out[n] = A_PLAY_HAND + rc_pop_kind(&kinds)
+                out[n] = A_PLAY_HAND + bits_pop(&kinds)
                 n += 1
             for colour in range(NUM_CITIES):
                 if s.city_n[p][colour]:
@@ -876,7 +872,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
             n += 1
         kinds = s.mkt_mask & ~((1ULL << s.min_kind) - 1)
         while kinds:
-            kind = rc_pop_kind(&kinds)
+            kind = bits_pop(&kinds)
             if kind % 7 <= s.power:
                 out[n] = A_BUY + kind
                 n += 1
@@ -888,7 +884,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
             kinds = s.mkt_mask
             while kinds:
                 out[n] = (A_MARKET_DISCARD if s.effect == EFFECT_EMPTINESS else A_MARKET_TAKE) + \
-                    rc_pop_kind(&kinds)
+                    bits_pop(&kinds)
                 n += 1
         elif s.effect == EFFECT_VILLAGER:
             for colour in range(NUM_CITIES):
@@ -925,7 +921,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     elif ph == PH_PASS:
         kinds = s.hand_mask[p]
         while kinds:
-            kind = rc_pop_kind(&kinds)
+            kind = bits_pop(&kinds)
             count = s.hand_kind[p][kind]
             for i in range(s.pass_n[p]):
                 if rc_card_kind(s.pass_sel[p][i]) == kind:
@@ -946,7 +942,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     elif ph == PH_FIRST_BUILD or ph == PH_SOLO_OWN:
         kinds = s.hand_mask[p] & ((1ULL << (NUM_KINDS - 7)) - 1)    # no whites
         while kinds:
-            kind = rc_pop_kind(&kinds)
+            kind = bits_pop(&kinds)
             out[n] = A_BUILD + kind * 6 + kind // 7
             n += 1
         if n == 0:
@@ -955,7 +951,7 @@ cdef int rc_legal_actions(const RCState* s, int16_t* out) noexcept nogil:
     elif ph == PH_SOLO_REGENT:
         kinds = s.hand_mask[0]
         while kinds:
-            kind = rc_pop_kind(&kinds)
+            kind = bits_pop(&kinds)
             for colour in range(NUM_CITIES):
                 if regent_can_take(s, kind, colour):
                     out[n] = A_REGENT + kind * 6 + colour

@@ -2,6 +2,7 @@
 # truncated playouts. It reads the whole state (the search evaluates a world it
 # dealt itself): VP, the majorities as they stand, the hand, an unused Hero, the
 # Cities built, each weighed by how far the game has come.
+from engine.bits cimport bits_count
 from engine.cstate cimport CState
 from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, split_by_progress
 from engine.game_api cimport MAX_GAME_PLAYERS
@@ -21,18 +22,10 @@ RC_WEIGHTS[:] = [0.475945, 0.263789, 0.317015, 0.637356, 0.325403,
                  0.0, 0.136221, 0.119878, 0.0, 0.127977]
 
 
-cdef inline int popcount(int bits) noexcept nogil:
-    cdef int n = 0
-    while bits:
-        n += bits & 1
-        bits >>= 1
-    return n
-
-
 cdef double remaining(const RCState* s) noexcept nogil:
     """The part of the game still to play, 1 at the start and 0 at the end: the
     Seasons to come, less the share of players who have purchased this Season."""
-    cdef double done = s.season + <double>popcount(s.purchased) / s.num_players
+    cdef double done = s.season + <double>bits_count(s.purchased) / s.num_players
     return 1.0 - done / s.num_seasons
 
 

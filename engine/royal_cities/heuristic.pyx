@@ -4,6 +4,7 @@
 # and the cards it drew itself.
 from libc.stdint cimport int16_t, uint64_t
 
+from engine.bits cimport bits_pop
 from engine.rng cimport rng_below
 from engine.royal_cities.core cimport (
     A_ADD, A_ADD_HERO, A_BUILD, A_BUY, A_KEEP, A_MARKET_DISCARD, A_MARKET_TAKE, A_OWN_CITY,
@@ -12,7 +13,7 @@ from engine.royal_cities.core cimport (
     EFFECT_VILLAGER, MAX_LEGAL, NUM_CITIES, NUM_KINDS, PH_CONSTRUCT, PH_EFFECT, PH_FIRST_BUILD,
     PH_HERO_KEEP, PH_KNIGHT_DEST, PH_PASS, PH_PURCHASE, PH_SOLO_ADD, PH_SOLO_OWN, PH_SOLO_REGENT,
     PH_TURN, REGENT, WHITE, RCState, rc_card_colour, rc_card_kind, rc_card_value,
-    rc_city_top_value, rc_influence, rc_legal_actions, rc_pop_kind,
+    rc_city_top_value, rc_influence, rc_legal_actions,
 )
 
 
@@ -85,7 +86,7 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
     cdef double use[NUM_KINDS]
     kinds = open_kinds
     while kinds:
-        kind = rc_pop_kind(&kinds)
+        kind = bits_pop(&kinds)
         count[kind] = s.mkt_kind[kind]
         use[kind] = card_use(s, me, kind)
     while True:
@@ -93,7 +94,7 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
         best_kind = -1
         kinds = open_kinds
         while kinds:
-            kind = rc_pop_kind(&kinds)
+            kind = bits_pop(&kinds)
             if kind % 7 <= power and use[kind] > best:
                 best = use[kind]
                 best_kind = kind
@@ -112,7 +113,7 @@ cdef bint market_is_rich(const RCState* s, int me) noexcept nogil:
     cdef double total = 0.0
     cdef uint64_t kinds = s.mkt_mask
     while kinds:
-        kind = rc_pop_kind(&kinds)
+        kind = bits_pop(&kinds)
         total += s.mkt_kind[kind] * card_use(s, me, kind)
     return total >= 14.0 or s.market_n >= 9
 
