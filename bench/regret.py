@@ -4,7 +4,7 @@ games; at every decision with a choice, the heuristic's move is set beside a sea
 per kind of decision (the phase and the first word of the heuristic's move) the table gives
 how often they agree and what the heuristic's moves lose by the search's own mean rewards.
 
-    python -m bench.regret --game royal-cities --players 2 --games 1 --seed 5 --iterations 3000
+    python -m bench.regret --game GAME --players 2 --games 3 --seed 5 --iterations 3000
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ def table(kinds: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.regret", description=__doc__)
-    parser.add_argument("--game", default="royal-cities")
+    primary = engine.primary_game().name
+    parser.add_argument("--game", default=primary, help=f"the game (default: {primary})")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1, help="game g is dealt from seed + g")
