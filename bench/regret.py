@@ -37,8 +37,7 @@ def judge(state: State, seed: int, iterations: int) -> tuple[int, int, float]:
     run.advance()
     result = run.result()
     reward = {m.action: m.mean_reward for m in result.moves}
-    best = reward[result.action]
-    return mine, result.action, max(best - reward.get(mine, 0.0), 0.0)
+    return mine, result.action, max(reward[result.action] - reward[mine], 0.0)
 
 
 def tally(game: str, players: int, games: int, seed: int, bot: str, iterations: int) -> dict:
@@ -91,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         "--iterations", type=int, default=3000, help="the judging search's budget a decision"
     )
     args = parser.parse_args(argv)
-    game = args.game.replace("-", "_")
-    kinds = tally(game, args.players, args.games, args.seed, args.bot, args.iterations)
+    kinds = tally(args.game, args.players, args.games, args.seed, args.bot, args.iterations)
     print(table(kinds))
     return 0
 
