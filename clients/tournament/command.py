@@ -29,14 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rules option"
     )
-    formats = parser.add_mutually_exclusive_group()
-    formats.add_argument("--gauntlet", metavar="NAME", help="NAME against each other bot")
-    formats.add_argument(
+    parser.add_argument("--gauntlet", metavar="NAME", help="NAME against each other bot")
+    parser.add_argument(
         "--sprt",
         nargs=2,
         type=float,
         metavar=("ELO0", "ELO1"),
-        help="two bots, 2 players: stop once H0 (difference ELO0) or H1 (ELO1) is accepted",
+        help="two bots: stop once H0 (the first's Elo over the second ELO0) or H1 (ELO1) is "
+        "accepted; with more than 2 players, the --gauntlet bot against a field of the other",
     )
     parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
     parser.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")

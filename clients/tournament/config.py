@@ -18,8 +18,9 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Sprt:
-    """Sequential test of H0: Elo difference = elo0 against H1: = elo1 (first bot minus second),
-    with false-positive rate alpha and false-negative rate beta."""
+    """Sequential test of H0: Elo difference = elo0 against H1: = elo1 (the tested bot, the
+    gauntlet's or the first, over the other), with false-positive rate alpha and false-negative
+    rate beta."""
 
     elo0: float
     elo1: float
@@ -67,8 +68,13 @@ class TournamentConfig:
                 "use --gauntlet to play one bot against a field in the other seats"
             )
         if self.sprt is not None:
-            if len(names) != 2 or self.players != 2:
-                raise ConfigError("an SPRT is between two bots in 2-player games")
+            if len(names) != 2 or self.players < 2:
+                raise ConfigError("an SPRT is between two bots, in games of 2 players or more")
+            if self.players > 2 and self.gauntlet is None:
+                raise ConfigError(
+                    "an SPRT of more than 2 players tests one bot against a field of the "
+                    "other: name it with --gauntlet"
+                )
             if not (0 < self.sprt.alpha < 1 and 0 < self.sprt.beta < 1):
                 raise ConfigError("SPRT alpha and beta must be between 0 and 1")
             if self.sprt.elo0 >= self.sprt.elo1:
@@ -78,6 +84,11 @@ class TournamentConfig:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.bots)
+
+    @property
+    def sprt_bot(self) -> str:
+        """The bot an SPRT tests: the gauntlet's, or else the first named."""
+        return self.gauntlet or self.names[0]
 
     @property
     def specs(self) -> dict[str, str]:

@@ -23,7 +23,7 @@ def _order(s: Standings) -> list[int]:
 def _format_name(s: Standings) -> str:
     c = s.config
     if c.sprt is not None:
-        return f"SPRT [{c.sprt.elo0:g}, {c.sprt.elo1:g}]"
+        return f"SPRT [{c.sprt.elo0:g}, {c.sprt.elo1:g}] of {c.sprt_bot}"
     return f"gauntlet of {c.gauntlet}" if c.gauntlet else "round robin"
 
 

@@ -1,26 +1,38 @@
 """The sequential probability ratio test of fishtest and cutechess: the generalized (GSPRT)
-log-likelihood ratio of trinomial results (losses, draws, wins) for an expected score at the
-logistic Elo difference elo1 against elo0, stopped at the Wald bounds of alpha and beta.
+log-likelihood ratio of one bot's results for an expected score at the logistic Elo difference
+elo1 against elo0, stopped at the Wald bounds of alpha and beta.
+
+A result is the tested bot's share of the win: 0 (lost), 1 (won alone) or 1/k (a win shared
+by k). Two players give the trinomial of fishtest (loss, draw, win). With more players the bot
+plays a field of equal bots in the other seats (a gauntlet), and an Elo difference d means,
+as in Bradley-Terry and Luce's choice model, that it wins with the odds 10^(d/400) against
+each of them: an expected share of 10^(d/400) / (10^(d/400) + players - 1).
 
 Under each hypothesis the result distribution is the maximum-likelihood one whose mean score
-is that hypothesis's; a count of zero counts as 0.001 so that the ratio stays finite."""
+is that hypothesis's; a result that never happened counts 0.001 so that the ratio stays
+finite."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scipy.optimize import brentq
 
-#: The score of an outcome: loss, draw (a shared win), win.
-OUTCOMES = (0.0, 0.5, 1.0)
-#: What an outcome that never happened counts as.
+#: What a result that never happened counts as.
 EPSILON = 1e-3
 
 
-def expected_score(elo: float) -> float:
-    """The expected score at a logistic Elo difference."""
-    return 1 / (1 + 10 ** (-elo / 400))
+def expected_score(elo: float, players: int = 2) -> float:
+    """The expected share of the win at an Elo difference over each other seat's bot."""
+    odds = 10 ** (elo / 400)
+    return odds / (odds + players - 1)
+
+
+def outcomes(players: int) -> tuple[float, ...]:
+    """The results a game of `players` can give one bot: lost, a win shared by k, won."""
+    return (0.0, *(1 / k for k in range(players, 1, -1)), 1.0)
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -28,10 +40,10 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def _constrained(freqs: list[float], score: float) -> list[float]:
-    """The distribution over OUTCOMES of greatest likelihood for the frequencies `freqs`
+def _constrained(values: list[float], freqs: list[float], score: float) -> list[float]:
+    """The distribution over `values` of greatest likelihood for the frequencies `freqs`
     among those with mean `score`: p_i = f_i / (1 + x (a_i - s)), x from the mean's equation."""
-    shifted = [a - score for a in OUTCOMES]
+    shifted = [a - score for a in values]
 
     def mean_gap(x: float) -> float:
         return sum(f * d / (1 + x * d) for f, d in zip(freqs, shifted, strict=True))
@@ -43,13 +55,15 @@ def _constrained(freqs: list[float], score: float) -> list[float]:
     return [f / (1 + x * d) for f, d in zip(freqs, shifted, strict=True)]
 
 
-def llr(losses: float, draws: float, wins: float, elo0: float, elo1: float) -> float:
-    """The GSPRT log-likelihood ratio of H1 (Elo difference elo1) over H0 (elo0)."""
-    counts = [c if c > 0 else EPSILON for c in (losses, draws, wins)]
+def llr(results: Mapping[float, float], elo0: float, elo1: float, players: int = 2) -> float:
+    """The GSPRT log-likelihood ratio of H1 (Elo difference elo1) over H0 (elo0), from how
+    many games gave each result (the tested bot's share of the win)."""
+    values = sorted(set(outcomes(players)) | set(results))
+    counts = [results.get(v, 0.0) or EPSILON for v in values]
     n = sum(counts)
     freqs = [c / n for c in counts]
-    p0 = _constrained(freqs, expected_score(elo0))
-    p1 = _constrained(freqs, expected_score(elo1))
+    p0 = _constrained(values, freqs, expected_score(elo0, players))
+    p1 = _constrained(values, freqs, expected_score(elo1, players))
     return n * sum(f * (math.log(b) - math.log(a)) for f, a, b in zip(freqs, p0, p1, strict=True))
 
 
@@ -72,7 +86,12 @@ class SprtState:
 
 
 def sprt_state(
-    losses: float, draws: float, wins: float, elo0: float, elo1: float, alpha: float, beta: float
+    results: Mapping[float, float],
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    players: int = 2,
 ) -> SprtState:
-    """The test after these results (of the first bot against the second)."""
-    return SprtState(llr(losses, draws, wins, elo0, elo1), *bounds(alpha, beta))
+    """The test after these results of the tested bot (see `llr`)."""
+    return SprtState(llr(results, elo0, elo1, players), *bounds(alpha, beta))

@@ -3,6 +3,7 @@ win matrix, ratings, the SPRT's state and, for two bots, the Elo difference betw
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,9 +41,15 @@ def wdl(games: Sequence[dict[str, Any]], first: str) -> tuple[float, float, floa
     return counts[0], counts[1], counts[2]
 
 
+def shares(games: Sequence[dict[str, Any]], bot: str) -> Counter[float]:
+    """How many of `games` gave `bot` each share of the win (0, 1/k shared by k, 1)."""
+    return Counter(float(game["returns"][game["seats"].index(bot)]) for game in games)
+
+
 class SprtWatch:
-    """Follows an SPRT over the games in schedule order, looking only at whole deals (both
-    seatings), so that where it stops does not depend on which games finished first."""
+    """Follows an SPRT of the tested bot's results over the games in schedule order, looking
+    only at whole deals (every seating), so that where it stops does not depend on which games
+    finished first."""
 
     def __init__(self, config: TournamentConfig, games: Sequence[ScheduledGame]) -> None:
         assert config.sprt is not None
@@ -50,7 +57,7 @@ class SprtWatch:
         self.games = games
         self.counted = 0  # games of the schedule's prefix taken into account
         self.state: SprtState | None = None
-        self._wdl = [0.0, 0.0, 0.0]
+        self._results: Counter[float] = Counter()
 
     @property
     def stopped(self) -> bool:
@@ -59,7 +66,7 @@ class SprtWatch:
     def advance(self, finished: dict[int, dict[str, Any]]) -> bool:
         """Take in every whole deal that continues the counted prefix; True once the test has
         reached a bound (then nothing more is counted)."""
-        sprt, first, games = self.config.sprt, self.config.names[0], self.games
+        sprt, tested, games = self.config.sprt, self.config.sprt_bot, self.games
         assert sprt is not None
         while not self.stopped and self.counted < len(games):
             end = self.counted
@@ -68,11 +75,10 @@ class SprtWatch:
             if any(i not in finished for i in range(self.counted, end)):
                 break
             deal = [finished[i] for i in range(self.counted, end)]
-            self._wdl = [a + b for a, b in zip(self._wdl, wdl(deal, first), strict=True)]
+            self._results += shares(deal, tested)
             self.counted = end
-            losses, draws, wins = self._wdl
             self.state = sprt_state(
-                losses, draws, wins, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+                self._results, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, self.config.players
             )
         return self.stopped
 

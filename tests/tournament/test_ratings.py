@@ -14,7 +14,7 @@ from clients.tournament.ratings import (
     elo_ratings,
     openskill_ratings,
 )
-from clients.tournament.sprt import bounds, expected_score, llr, sprt_state
+from clients.tournament.sprt import bounds, expected_score, llr, outcomes, sprt_state
 
 
 @pytest.mark.parametrize(
@@ -96,12 +96,39 @@ def test_openskill_ranks_losers_by_score_and_splits_shared_wins() -> None:
 def test_llr_matches_fishtest(
     elo0: float, elo1: float, results: tuple[int, int, int], expected: float
 ) -> None:
-    assert llr(*results, elo0, elo1) == pytest.approx(expected, rel=1e-9)
+    losses, draws, wins = results
+    trinomial = {0.0: losses, 0.5: draws, 1.0: wins}
+    assert llr(trinomial, elo0, elo1) == pytest.approx(expected, rel=1e-9)
 
 
 def test_sprt_bounds_and_verdicts() -> None:
     assert bounds(0.05, 0.05) == pytest.approx((-2.944, 2.944), abs=1e-3)
     assert bounds(0.05, 0.1) == pytest.approx((math.log(0.1 / 0.95), math.log(0.9 / 0.05)))
-    assert sprt_state(0, 0, 20, 0, 50, 0.05, 0.05).verdict is None  # 2.67 < 2.94
-    assert sprt_state(0, 0, 23, 0, 50, 0.05, 0.05).verdict == "H1"
-    assert sprt_state(23, 0, 0, 0, 50, 0.05, 0.05).verdict == "H0"
+    assert sprt_state({1.0: 20}, 0, 50, 0.05, 0.05).verdict is None  # 2.67 < 2.94
+    assert sprt_state({1.0: 23}, 0, 50, 0.05, 0.05).verdict == "H1"
+    assert sprt_state({0.0: 23}, 0, 50, 0.05, 0.05).verdict == "H0"
+
+
+def test_a_field_of_equal_bots_shares_the_win_by_the_luce_odds() -> None:
+    """With more players, Elo d means odds 10^(d/400) against each other seat's bot."""
+    assert expected_score(0, players=4) == pytest.approx(0.25)
+    assert expected_score(0, players=6) == pytest.approx(1 / 6)
+    assert expected_score(400, players=4) == pytest.approx(10 / 13)
+    assert expected_score(120, players=2) == pytest.approx(expected_score(120))
+    assert outcomes(4) == (0.0, 0.25, 1 / 3, 0.5, 1.0) and outcomes(2) == (0.0, 0.5, 1.0)
+
+
+def test_a_multiplayer_sprt_weighs_win_shares_against_the_field() -> None:
+    """A quarter of the wins at 4 players is what an equal bot gets: it leans to H0 against
+    +50 Elo, where at 2 players the same share would reject H1 far sooner; a third of the wins
+    over many games accepts H1 (+50 Elo at 4 players is a 30.8% share)."""
+    equal = {0.0: 75, 1.0: 25}
+    assert llr(equal, 0, 50, players=4) < 0
+    assert llr(equal, 0, 50, players=4) > llr(equal, 0, 50, players=2)
+    third = {0.0: 400, 0.5: 20, 1.0: 190}
+    assert sprt_state(third, 0, 50, 0.05, 0.05, players=4).verdict == "H1"
+    assert sprt_state(third, 0, 50, 0.05, 0.05, players=2).verdict == "H0"
+    # A shared win counts by its share: half-wins in half the games are an equal bot's mean,
+    # and lean to H0 as well (more surely: the results vary less).
+    shared = {0.0: 50, 0.5: 50}
+    assert llr(shared, 0, 50, players=4) < llr(equal, 0, 50, players=4) < 0

@@ -84,3 +84,14 @@ def test_an_sprt_stops_at_the_same_deal_whatever_the_workers(tmp_path: Path) -> 
     assert (one.games, one.sprt) == (two.games, two.sprt)
     assert one.elo_difference is not None and one.elo_difference[0] > 200
     assert "H1 accepted" in table(one)
+
+
+def test_a_multiplayer_sprt_tests_the_gauntlet_bot_against_its_field(tmp_path: Path) -> None:
+    """At 4 players the SPRT follows the gauntlet bot's share of the wins over whole deals."""
+    bots = (("random", "random"), ("heuristic", "heuristic"))
+    config = TournamentConfig("royal_cities", 4, bots, games=400, seed=1, gauntlet="heuristic",
+                              sprt=Sprt(0, 200))  # fmt: skip
+    result = run_tournament(config, tmp_path / "g", backend=LocalBackend(2))
+    assert result.sprt is not None and result.sprt.verdict == "H1"
+    assert result.games % 4 == 0 and result.games < 40 and result.uncounted == 0
+    assert "SPRT [0, 200] of heuristic" in table(result) and "H1 accepted" in table(result)

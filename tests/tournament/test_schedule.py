@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from clients.tournament.config import ConfigError, TournamentConfig, parse_rule
+from clients.tournament.config import ConfigError, Sprt, TournamentConfig, parse_rule
 from clients.tournament.schedule import arrangements, deal_seed, schedule
 
 
@@ -82,6 +82,13 @@ def test_seeds_depend_on_the_tournament_seed_and_deal_only() -> None:
         ({"gauntlet": "z"}, "not among"),
         ({"rules": {"no_such_rule": True}}, "no_such_rule"),
         ({"game": "chess"}, "unknown game"),
+        ({"players": 4, "sprt": Sprt(0, 50)}, "--gauntlet"),
+        ({"players": 1, "sprt": Sprt(0, 50)}, "2 players or more"),
+        (
+            {"bots": (("a", "random"), ("b", "random"), ("c", "random")), "sprt": Sprt(0, 50)},
+            "two bots",
+        ),
+        ({"sprt": Sprt(50, 0)}, "elo0 must be below"),
     ],
 )
 def test_bad_configs_are_refused_with_the_reason(changes: dict, message: str) -> None:
