@@ -32,18 +32,16 @@ class Standings:
     uncounted: int = 0
 
 
-def wdl(games: Sequence[dict[str, Any]], first: str) -> tuple[float, float, float]:
-    """(losses, draws, wins) of `first` in 2-player games; a shared win is a draw."""
-    counts = [0.0, 0.0, 0.0]
-    for game in games:
-        result = game["returns"][game["seats"].index(first)]
-        counts[0 if result == 0 else 2 if result == 1 else 1] += 1
-    return counts[0], counts[1], counts[2]
-
-
 def shares(games: Sequence[dict[str, Any]], bot: str) -> Counter[float]:
     """How many of `games` gave `bot` each share of the win (0, 1/k shared by k, 1)."""
     return Counter(float(game["returns"][game["seats"].index(bot)]) for game in games)
+
+
+def wdl(games: Sequence[dict[str, Any]], first: str) -> tuple[float, float, float]:
+    """(losses, draws, wins) of `first` in 2-player games; a shared win is a draw."""
+    counts = shares(games, first)
+    losses, wins = counts[0.0], counts[1.0]
+    return losses, len(games) - losses - wins, wins
 
 
 class SprtWatch:
