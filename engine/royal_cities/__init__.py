@@ -61,7 +61,7 @@ SPEC = register(
         # Solo: the margin over the Regent is the grade, so the reward counts it; tuned at
         # equal time (docs/strength.md, "Royal Cities, solo: the tuned default").
         default_bots={
-            1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0.05",
+            1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
             **{n: "mo-ismcts" for n in (2, 3, 4)},
         },
         adapters={"converter": "convert.royal_cities", "text": "clients.royal_cities_text"},
