@@ -16,7 +16,7 @@ from search.levels import LEVELS
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
-from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
+from server.limits import BudgetError, ServerLimits, check_tree, effective_budget, too_late
 from server.reviewing import DEADLINE_MARGIN, run_review
 from server.reviewing import read_request as read_review
 from server.searching import SearchSlots, run_in_slices, run_to_end
@@ -87,9 +87,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                     "is to act: advice is for the player to act",
                 )
             )
-        remaining = context.time_remaining()
-        if remaining is not None and remaining <= 0:
-            raise Rejected(deadline_exceeded("the call's deadline passed before its search began"))
+        if too_late(context.time_remaining()):
+            raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
         budget = request.budget
         try:
             iterations, seconds, threads = effective_budget(

@@ -6,6 +6,15 @@ from dataclasses import dataclass
 
 import engine
 
+#: The shortest search worth starting: a call whose deadline leaves less is refused.
+MIN_SEARCH_SECONDS = 0.001
+
+
+def too_late(time_remaining: float | None) -> bool:
+    """The call's deadline leaves no time for the shortest search: gRPC rounds a tiny
+    timeout up to a millisecond, which a 1 ms search and its answer would overrun."""
+    return time_remaining is not None and time_remaining < MIN_SEARCH_SECONDS
+
 
 @dataclass(frozen=True)
 class ServerLimits:
@@ -107,6 +116,6 @@ def effective_budget(
     if iterations == 0 and seconds == 0:
         iterations = limits.default_iterations
     if time_remaining is not None:
-        cap = max(0.001, time_remaining - limits.deadline_margin)
+        cap = max(MIN_SEARCH_SECONDS, time_remaining - limits.deadline_margin)
         seconds = cap if seconds == 0 else min(seconds, cap)
     return iterations, seconds, threads or limits.default_threads
