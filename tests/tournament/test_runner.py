@@ -93,5 +93,7 @@ def test_a_multiplayer_sprt_tests_the_gauntlet_bot_against_its_field(tmp_path: P
                               sprt=Sprt(0, 200))  # fmt: skip
     result = run_tournament(config, tmp_path / "g", backend=LocalBackend(2))
     assert result.sprt is not None and result.sprt.verdict == "H1"
-    assert result.games % 4 == 0 and result.games < 40 and result.uncounted == 0
+    # Games the workers finished past the verdict are recorded but not counted (how many
+    # depends on scheduling), so only the counted ones are checked: whole deals, few.
+    assert result.games % 4 == 0 and result.games < 40
     assert "SPRT [0, 200] of heuristic" in table(result) and "H1 accepted" in table(result)
