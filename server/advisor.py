@@ -87,13 +87,13 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                     "is to act: advice is for the player to act",
                 )
             )
-        if too_late(context.time_remaining()):
+        remaining = context.time_remaining()
+        if too_late(remaining):
             raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
         budget = request.budget
         try:
             iterations, seconds, threads = effective_budget(
-                self.limits, budget.iterations, budget.seconds, budget.threads,
-                context.time_remaining(),
+                self.limits, budget.iterations, budget.seconds, budget.threads, remaining
             )  # fmt: skip
         except BudgetError as err:
             make = invalid_argument if err.negative else resource_exhausted
