@@ -94,6 +94,8 @@ def test_a_multiplayer_sprt_tests_the_gauntlet_bot_against_its_field(tmp_path: P
     result = run_tournament(config, tmp_path / "g", backend=LocalBackend(2))
     assert result.sprt is not None and result.sprt.verdict == "H1"
     # Games the workers finished past the verdict are recorded but not counted (how many
-    # depends on scheduling), so only the counted ones are checked: whole deals, few.
+    # depends on scheduling): the counted ones are whole deals, few, and with the uncounted
+    # ones they are the record.
     assert result.games % 4 == 0 and result.games < 40
+    assert result.games + result.uncounted == len(records(tmp_path / "g"))
     assert "SPRT [0, 200] of heuristic" in table(result) and "H1 accepted" in table(result)
