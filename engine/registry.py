@@ -81,6 +81,10 @@ class GameSpec:
     examples: tuple[Example, ...] = ()
     #: The strongest measured bot spec per player count (the service's default advice).
     default_bots: Mapping[int, str] = field(default_factory=dict)
+    #: Difficulty levels (by number) whose bot spec differs in this game from the shared
+    #: table, `search.levels.LEVELS`: how a small search compares with the game's heuristic
+    #: depends on the game, so each game's ladder places them (docs/strength.md).
+    levels: Mapping[int, str] = field(default_factory=dict)
     #: Modules outside the engine that adapt this game, by role, as dotted names, loaded on
     #: first use so the engine depends on no other layer: "converter" (`convert/<game>.py`:
     #: the service's messages and ApplyMove, see `convert.adapter.Converter`) and "text"

@@ -11,7 +11,7 @@ from typing import Protocol
 from engine.interface import State
 from engine.registry import game as game_spec
 from search.ismcts import CancelToken, heuristic_action
-from search.levels import LEVELS, level_number, level_spec
+from search.levels import level_number, level_spec
 from search.search import ALGORITHMS, Search, SearchConfig
 
 #: The bots that search: only they can advise (they weigh every move).
@@ -114,17 +114,15 @@ def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
 
 
 def resolve(spec: str, game: str | None = None, players: int = 0) -> str:
-    """The spec a bot plays: a level's own spec in `game` with `players` players, any other
-    spec unchanged; ValueError names what is wrong (a level's top needs the game)."""
+    """The spec a bot plays: a level's spec in `game` with `players` players, any other spec
+    unchanged; ValueError names what is wrong (a level needs the game)."""
     kind, values = parse_spec(spec)
     if kind != "level":
         return spec.strip()
     number = int(values["level"])  # type: ignore[call-overload]
-    if LEVELS[number - 1].spec:
-        return level_spec(number, "")
     if game is None:
-        raise ValueError(f"level {number} is the game's default bot: it needs the game")
-    return level_spec(number, game_spec(game).default_bot(players))
+        raise ValueError(f"level {number} is a bot of one game: it needs the game")
+    return level_spec(number, game_spec(game), players)
 
 
 def search_config(

@@ -1,11 +1,15 @@
 """Difficulty levels: the bot spec `level:N` (N = 1 to 10) names an opponent of a chosen
 strength. Levels 1 to 9 have iteration budgets, so a level is as strong on any machine; level
 10 is the game's default bot at one second a move, the strongest the service offers by default.
-The ladder that calibrates them is in docs/strength.md ("Difficulty levels")."""
+The table below is shared; a game whose ladder places a level elsewhere gives that level its own
+spec (`GameSpec.levels`). The ladders that calibrate them are in docs/strength.md ("Difficulty
+levels")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from engine.registry import GameSpec
 
 #: The time a move of the top level may take; it has no iteration cap.
 TOP_SECONDS = 1.0
@@ -14,21 +18,22 @@ TOP_SECONDS = 1.0
 @dataclass(frozen=True)
 class Level:
     number: int
-    #: The bot spec the level plays; "" for the top level (see `level_spec`).
+    #: The bot spec the level plays unless the game has its own; "" for the top level (see
+    #: `level_spec`).
     spec: str
     description: str
 
 
 LEVELS = (
     Level(1, "mo-ismcts:iterations=10,temperature=1", "a beginner: almost any move it looks at"),
-    Level(2, "mo-ismcts:iterations=30,temperature=0.5", "a novice: a glance, then a loose pick"),
+    Level(2, "mo-ismcts:iterations=30,temperature=0.7", "a novice: a glance, then a loose pick"),
     Level(3, "mo-ismcts:iterations=30,temperature=0.35", "a casual player: a glance, a fair pick"),
-    Level(4, "heuristic", "the game's hand-written rules of thumb"),
-    Level(5, "mo-ismcts:iterations=50", "a glance ahead: a search of fifty games"),
-    Level(6, "mo-ismcts:iterations=150", "a short search"),
-    Level(7, "mo-ismcts:iterations=500", "a search of five hundred games"),
-    Level(8, "mo-ismcts:iterations=3000", "a search of three thousand games"),
-    Level(9, "mo-ismcts:iterations=10000", "a search of ten thousand games"),
+    Level(4, "heuristic", "a regular player: sound rules of thumb"),
+    Level(5, "mo-ismcts:iterations=50", "a keen player: a first look ahead"),
+    Level(6, "mo-ismcts:iterations=100", "a club player: a short search"),
+    Level(7, "mo-ismcts:iterations=250", "a strong club player"),
+    Level(8, "mo-ismcts:iterations=500", "an expert"),
+    Level(9, "mo-ismcts:iterations=1000", "a master"),
     Level(10, "", "the game's strongest default bot, one second a move"),
 )
 
@@ -50,12 +55,14 @@ def level_number(text: str) -> int:
     return number
 
 
-def level_spec(number: int, default_bot: str) -> str:
-    """The bot spec of level `number`; the top level is `default_bot` (the game's default for
-    the player count) with no iteration cap and `TOP_SECONDS` a move."""
-    level = LEVELS[number - 1]
-    if level.spec:
-        return level.spec
+def level_spec(number: int, game: GameSpec, players: int) -> str:
+    """The bot spec of level `number` in `game` with `players` players: the game's own spec for
+    the level, else the shared table's; the top level is the game's default bot for the player
+    count with no iteration cap and `TOP_SECONDS` a move."""
+    spec = game.levels.get(number) or LEVELS[number - 1].spec
+    if spec:
+        return spec
+    default_bot = game.default_bot(players)
     budget = f"iterations=0,seconds={TOP_SECONDS:g}"
     return f"{default_bot}{',' if ':' in default_bot else ':'}{budget}"
 

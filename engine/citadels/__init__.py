@@ -62,6 +62,16 @@ SPEC = register(
             Example("citadels-7p.json", 7, 7, _example_turn),
         ),
         default_bots={n: "mo-ismcts" for n in range(2, 8)},
+        # Its heuristic beats a 50-iteration search, and small searches gain fast with their
+        # budget: the 2-player ladder in docs/strength.md places these.
+        levels={
+            4: "mo-ismcts:iterations=30",
+            5: "heuristic",
+            6: "mo-ismcts:iterations=150",
+            7: "mo-ismcts:iterations=400",
+            8: "mo-ismcts:iterations=1500",
+            9: "mo-ismcts:iterations=8000",
+        },
         adapters={"converter": "convert.citadels", "text": "clients.citadels_text"},
     )
 )

@@ -49,12 +49,14 @@ def test_bad_levels_are_named(spec: str, message: str) -> None:
 
 @pytest.mark.parametrize("spec", engine.games(), ids=lambda spec: spec.name)
 def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
-    """Below the top, a level is the same spec in every game, with an iteration budget and no
-    time budget (as strong on any machine); the top is the game's default bot at 1 s a move."""
+    """Below the top, a level is the shared table's spec or the game's own, with an iteration
+    budget and no time budget (as strong on any machine); the top is the game's default bot at
+    1 s a move."""
     for players in spec.player_counts:
         for level in LEVELS[:-1]:
-            assert resolve(f"level:{level.number}", spec.name, players) == level.spec
-            config = search_config(level.spec)
+            own = spec.levels.get(level.number) or level.spec
+            assert resolve(f"level:{level.number}", spec.name, players) == own
+            config = search_config(own)
             assert config is None or (config.iterations > 0 and config.seconds == 0)
         top = resolve(f"level:{TOP}", spec.name, players)
         assert top.startswith(spec.default_bot(players))
@@ -68,11 +70,33 @@ def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
         )  # fmt: skip
 
 
-def test_the_top_level_needs_the_game() -> None:
-    with pytest.raises(ValueError, match="the game's default bot: it needs the game"):
-        make_bot(f"level:{TOP}")
-    assert make_bot("level:5").spec == LEVELS[4].spec  # the others do not
+@pytest.mark.parametrize("number", [1, 5, TOP])
+def test_a_level_needs_the_game(number: int) -> None:
+    with pytest.raises(ValueError, match=f"level {number} is a bot of one game: it needs the game"):
+        make_bot(f"level:{number}")
     assert resolve("mo-ismcts:iterations=5") == "mo-ismcts:iterations=5"
+
+
+@pytest.mark.parametrize("spec", engine.games(), ids=lambda spec: spec.name)
+def test_a_games_own_levels_are_below_the_top_and_ordered_by_budget(spec: engine.GameSpec) -> None:
+    """A game's own levels replace levels 1 to 9 only, each a bot spec; and in every game the
+    searches that take no temperature grow in budget from level to level."""
+    assert set(spec.levels) <= {level.number for level in LEVELS[:-1]}
+    budgets = []
+    for level in LEVELS[:-1]:
+        config = search_config(f"level:{level.number}", spec.name, spec.player_counts[0])
+        if config is not None and config.temperature == 0:
+            budgets.append(config.iterations)
+    assert budgets == sorted(set(budgets))
+
+
+def test_citadels_places_its_heuristic_above_the_smallest_searches() -> None:
+    """Citadels' heuristic beats a 50-iteration search (docs/strength.md), so its ladder has
+    its own levels: the heuristic stands higher than in the shared table."""
+    citadels = engine.game("citadels")
+    heuristic = [n for n in range(1, TOP) if resolve(f"level:{n}", "citadels", 4) == "heuristic"]
+    shared = [level.number for level in LEVELS if level.spec == "heuristic"]
+    assert citadels.levels and heuristic and heuristic[0] > shared[0]
 
 
 @pytest.mark.parametrize(("game", "players"), [("royal_cities", 2), ("citadels", 4)])
