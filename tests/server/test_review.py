@@ -15,7 +15,7 @@ from clients.client import RegentClient, RegentError
 from clients.tournament.play import play_game
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, common_pb2
-from search.bots import make_bot
+from search.bots import make_bot, resolve
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
 from server.reviewing import read_request
@@ -94,6 +94,12 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
     two = decisions[:2]
     game = observation_to_proto(two[0].observation).WhichOneof("game")
     other_seat = engine.new_game("citadels", 4, seed=21).observation(0)
+    players = engine.state_from_observation(two[0].observation).num_players
+    heuristic = next(
+        n
+        for n in range(1, 11)
+        if resolve(f"level:{n}", two[0].observation.game, players) == "heuristic"
+    )  # the level that does not search, in this game
     cases = [
         (request([]), "observations"),
         (request(two, moves=[common_pb2.Move(text=two[0].move)]), "moves"),
@@ -112,7 +118,7 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
         (request(two, bot="heuristic"), "bot"),
         (request(two, bot="mo-ismcts:c=nan"), "bot"),
         (request(two, bot="level:11"), "bot"),
-        (request(two, bot="level:4"), "bot"),
+        (request(two, bot=f"level:{heuristic}"), "bot"),
     ]  # fmt: skip
     for message, field in cases:
         error = refused(regent_server.address, message)
