@@ -16,6 +16,7 @@ from clients.tournament.play import play_game
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot, resolve
+from search.levels import LEVELS
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
 from server.reviewing import read_request
@@ -96,9 +97,9 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
     other_seat = engine.new_game("citadels", 4, seed=21).observation(0)
     players = engine.state_from_observation(two[0].observation).num_players
     heuristic = next(
-        n
-        for n in range(1, 11)
-        if resolve(f"level:{n}", two[0].observation.game, players) == "heuristic"
+        level.number
+        for level in LEVELS
+        if resolve(f"level:{level.number}", two[0].observation.game, players) == "heuristic"
     )  # the level that does not search, in this game
     cases = [
         (request([]), "observations"),
