@@ -17,8 +17,8 @@ from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget, too_late
-from server.reviewing import DEADLINE_MARGIN, run_review
 from server.reviewing import read_request as read_review
+from server.reviewing import run_review
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import (
     Rejected,
@@ -183,7 +183,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
         remaining = context.time_remaining()
-        time_left = None if remaining is None else max(0.0, remaining - DEADLINE_MARGIN)
+        margin = self.limits.review_deadline_margin
+        time_left = None if remaining is None else max(0.0, remaining - margin)
         async for message in run_review(decisions, config, self.slots, time_left):
             yield message
 

@@ -38,6 +38,8 @@ class ServerLimits:
     max_request_bytes: int = 1 << 20
     #: Time kept back from a call's deadline to send the answer.
     deadline_margin: float = 0.03
+    #: Time kept back from a Review's deadline to stop its search and send the review.
+    review_deadline_margin: float = 0.5
     #: A Review's searches together, planned from its budgets and decisions.
     max_review_iterations: int = 20_000_000
     max_review_seconds: float = 1800.0

@@ -22,8 +22,6 @@ from server.status import Rejected, invalid_argument, resource_exhausted
 MAX_DECISIONS = 1000
 #: The most moments searched again deeper.
 MAX_MISTAKES = 20
-#: Time kept back from a call's deadline to stop the review's search and send the review.
-DEADLINE_MARGIN = 0.5
 
 
 def read_request(
