@@ -65,12 +65,13 @@ SPEC = register(
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
         # budget: the 2-player ladder in docs/strength.md places these.
         levels={
+            3: "mo-ismcts:iterations=30,temperature=0.25",
             4: "mo-ismcts:iterations=30",
             5: "heuristic",
-            6: "mo-ismcts:iterations=150",
-            7: "mo-ismcts:iterations=400",
-            8: "mo-ismcts:iterations=1500",
-            9: "mo-ismcts:iterations=8000",
+            6: "mo-ismcts:iterations=200",
+            7: "mo-ismcts:iterations=600",
+            8: "mo-ismcts:iterations=3000",
+            9: "mo-ismcts:iterations=20000",
         },
         adapters={"converter": "convert.citadels", "text": "clients.citadels_text"},
     )
