@@ -1,6 +1,8 @@
 # A hand-written Citadels policy, in C for playouts. It reads only what the
 # player to move knows: its hand and gold, the cities, revealed characters and
-# the sets it was shown in the draft.
+# the sets it was shown in the draft. Its judgement is a table of weights, so that
+# bench/balance_heuristic.py can fit them; the defaults are the hand-set values.
+from libc.math cimport isfinite
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from engine.citadels.core cimport (
@@ -13,14 +15,79 @@ from engine.citadels.core cimport (
 )
 from engine.rng cimport rng_below
 
-# How much each character is worth before the position is looked at.
-cdef int BASE[8]
-BASE[:] = [3, 3, 2, 4, 2, 3, 3, 3]
-# How likely each character is to be a good target for the Assassin and the Thief.
+# The weights, by name, with their hand-set values: W[i] is WEIGHTS[i]'s value.
+WEIGHTS = (
+    # How much each character is worth before the position is looked at.
+    ("base_assassin", 3.0), ("base_thief", 3.0), ("base_magician", 2.0), ("base_king", 4.0),
+    ("base_bishop", 2.0), ("base_merchant", 3.0), ("base_architect", 3.0), ("base_warlord", 3.0),
+    # Per gold a character's colour brings in this round.
+    ("income", 1.0),
+    # What each character's power adds when the position calls for it.
+    ("merchant", 1.0), ("architect", 2.0), ("magician_swap", 3.0), ("thief_poor", 1.0),
+    ("threat", 2.0), ("king_crown", 1.0),
+    # How far the leader is from the end when the Warlord and the Assassin gain `threat`.
+    ("threat_distance", 2.0),
+    # Choosing the district to keep: a duplicate's penalty, a purple card's bonus, and the
+    # penalty for a card costing more than `keep_reach` above the gold in hand.
+    ("keep_duplicate", 20.0), ("keep_unique", 1.0), ("keep_costly", 3.0), ("keep_reach", 4.0),
+    # Choosing the district to build: per point, and for a purple card.
+    ("build_points", 2.0), ("build_unique", 1.0),
+    # The Warlord destroys at or below this price, or any price near the end.
+    ("warlord_price", 1.0),
+)
+cdef enum:
+    W_BASE = 0
+    W_INCOME = 8
+    W_MERCHANT
+    W_ARCHITECT
+    W_MAGICIAN_SWAP
+    W_THIEF_POOR
+    W_THREAT
+    W_KING_CROWN
+    W_THREAT_DISTANCE
+    W_KEEP_DUPLICATE
+    W_KEEP_UNIQUE
+    W_KEEP_COSTLY
+    W_KEEP_REACH
+    W_BUILD_POINTS
+    W_BUILD_UNIQUE
+    W_WARLORD_PRICE
+    NUM_WEIGHTS
+
+cdef double W[NUM_WEIGHTS]
+assert len(WEIGHTS) == NUM_WEIGHTS
+for _i, (_, _value) in enumerate(WEIGHTS):
+    W[_i] = _value
+
+# How likely each character is to be a good target for the Assassin and the Thief
+# (whole numbers: they are drawn in proportion).
 cdef int KILL_WEIGHT[8]
 KILL_WEIGHT[:] = [0, 2, 2, 3, 1, 3, 3, 2]
 cdef int ROB_WEIGHT[8]
 ROB_WEIGHT[:] = [0, 0, 1, 2, 2, 3, 2, 2]
+
+
+def weights() -> dict[str, float]:
+    """The heuristic's weights now in force, by name."""
+    return {name: W[i] for i, (name, _) in enumerate(WEIGHTS)}
+
+
+def set_weights(values: dict[str, float]) -> None:
+    """Set some weights by name, for the whole process (the fitting script's knob: never
+    while a search runs). ValueError names an unknown weight or one not finite."""
+    index = {name: i for i, (name, _) in enumerate(WEIGHTS)}
+    for name, value in values.items():
+        if name not in index:
+            raise ValueError(f"no heuristic weight {name!r}; the weights are {', '.join(index)}")
+        if not isfinite(float(value)):
+            raise ValueError(f"heuristic weight {name!r} must be finite, not {value!r}")
+    for name, value in values.items():
+        W[index[name]] = float(value)
+
+
+def reset_weights() -> None:
+    """Put back the hand-set weights."""
+    set_weights(dict(WEIGHTS))
 
 
 cdef inline int points(int kind) noexcept nogil:
@@ -37,30 +104,32 @@ cdef int leader(const CTState* s, int me) noexcept nogil:
     return best
 
 
-cdef int char_value(const CTState* s, int p, int c) noexcept nogil:
-    cdef int v = BASE[c] + ct_income(s, p, c), q, most = 0
+cdef double char_value(const CTState* s, int p, int c) noexcept nogil:
+    cdef double v = W[W_BASE + c] + W[W_INCOME] * ct_income(s, p, c)
+    cdef int q, most = 0
     if c == MERCHANT:
-        v += 1
+        v += W[W_MERCHANT]
     elif c == ARCHITECT and s.hand_n[p] >= 2 and s.gold[p] >= 4:
-        v += 2
+        v += W[W_ARCHITECT]
     elif c == MAGICIAN:
         for q in range(s.num_players):
             if q != p and s.hand_n[q] > most:
                 most = s.hand_n[q]
         if s.hand_n[p] <= 1 and most >= 3:
-            v += 3
+            v += W[W_MAGICIAN_SWAP]
     elif c == THIEF and s.gold[p] < 3:
-        v += 1
+        v += W[W_THIEF_POOR]
     elif c == WARLORD or c == ASSASSIN:
-        if s.city_n[leader(s, p)] >= s.end_size - 2:
-            v += 2
+        if s.city_n[leader(s, p)] >= s.end_size - W[W_THREAT_DISTANCE]:
+            v += W[W_THREAT]
     elif c == KING and s.crown != p:
-        v += 1
+        v += W[W_KING_CROWN]
     return v
 
 
 cdef int best_char(const CTState* s, int p, uint8_t pool) noexcept nogil:
-    cdef int c, best = -1, value, best_value = -1000
+    cdef int c, best = -1
+    cdef double value, best_value = -1e300
     for c in range(NUM_CHARS):
         if (pool >> c) & 1:
             value = char_value(s, p, c)
@@ -70,14 +139,14 @@ cdef int best_char(const CTState* s, int p, uint8_t pool) noexcept nogil:
     return best
 
 
-cdef int keep_value(const CTState* s, int p, int kind) noexcept nogil:
-    cdef int v = points(kind)
+cdef double keep_value(const CTState* s, int p, int kind) noexcept nogil:
+    cdef double v = points(kind)
     if ct_has(s, p, kind) or s.hand_kind[p][kind] > 0:
-        v -= 20
+        v -= W[W_KEEP_DUPLICATE]
     if CT_COLOUR[kind] == UNIQUE:
-        v += 1
-    if CT_COST[kind] > s.gold[p] + 4:
-        v -= 3
+        v += W[W_KEEP_UNIQUE]
+    if CT_COST[kind] > s.gold[p] + W[W_KEEP_REACH]:
+        v -= W[W_KEEP_COSTLY]
     return v
 
 
@@ -105,7 +174,8 @@ cdef int weighted_target(const CTState* s, int p, const int* weights, uint64_t* 
 
 
 cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rng) noexcept nogil:
-    cdef int p = s.cur, c = s.call, i, a, kind, best = -1, best_value = -1000, value, q, target
+    cdef int p = s.cur, c = s.call, i, a, kind, best = -1, q, target, price, best_price
+    cdef double value, best_value = -1e300
     cdef bint can_income = False
     for i in range(n):
         if legal[i] == A_INCOME:
@@ -146,7 +216,8 @@ cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rn
     for i in range(n):
         a = legal[i]
         if A_BUILD <= a < A_INCOME:
-            value = points(a - A_BUILD) * 2 + (1 if CT_COLOUR[a - A_BUILD] == UNIQUE else 0)
+            value = points(a - A_BUILD) * W[W_BUILD_POINTS] + (
+                W[W_BUILD_UNIQUE] if CT_COLOUR[a - A_BUILD] == UNIQUE else 0.0)
             if value > best_value:
                 best_value = value
                 best = a
@@ -156,15 +227,16 @@ cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rn
     if c == WARLORD and not s.power_done:
         q = leader(s, p)
         best = -1
-        best_value = 1000
+        best_price = 1000
         for i in range(n):
             a = legal[i]
             if A_DESTROY <= a < A_LAB and (a - A_DESTROY) // NUM_DKINDS == q:
-                value = ct_destroy_price(s, q, (a - A_DESTROY) % NUM_DKINDS)
-                if value < best_value:
-                    best_value = value
+                price = ct_destroy_price(s, q, (a - A_DESTROY) % NUM_DKINDS)
+                if price < best_price:
+                    best_price = price
                     best = a
-        if best >= 0 and (best_value <= 1 or s.city_n[q] >= s.end_size - 2):
+        if best >= 0 and (best_price <= W[W_WARLORD_PRICE]
+                          or s.city_n[q] >= s.end_size - W[W_THREAT_DISTANCE]):
             return best
     # Laboratory: trade a district already built for gold; Smithy when short of cards.
     for i in range(n):
@@ -190,7 +262,8 @@ cdef int colour_for(int c) noexcept nogil:
 
 cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
     cdef int16_t legal[MAX_LEGAL]
-    cdef int n = ct_legal_actions(s, legal), p = s.cur, i, kind, best, value, best_value, cheapest
+    cdef int n = ct_legal_actions(s, legal), p = s.cur, i, kind, best, cheapest
+    cdef double value, best_value
     cdef int ph = s.phase
     if ph == PH_PICK:
         return A_PICK + best_char(s, p, s.pool)
@@ -207,7 +280,7 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
     if ph == PH_KEEP:
         # Keep the best card, or put back the worst when keeping two of three.
         best = legal[0]
-        best_value = -1000
+        best_value = -1e300
         for i in range(n):
             if s.keep_left == 1:
                 value = keep_value(s, p, legal[i] - A_KEEP)
