@@ -218,12 +218,15 @@ cdef inline int32_t child_of(const Worker* w, int action) noexcept nogil:
     return w.child_at[action] if w.stamp_at[action] == w.stamp else NO_NODE
 
 
-cdef int policy_action(Worker* w, void* s, int16_t* buf) noexcept nogil:
+cdef inline int playout_action(const GameApi* api, const void* s, bint heuristic,
+                               double epsilon, uint64_t* rng, int16_t* buf) noexcept nogil:
+    """The playout policy: the heuristic (if on), a uniformly random move with probability
+    `epsilon`."""
     cdef int n
-    if w.params.heuristic_playout and rng_below(w.rng, 1000000) >= w.params.epsilon * 1000000:
-        return w.api.heuristic_action(s, w.rng)
-    n = w.api.legal_actions(s, buf)
-    return buf[rng_below(w.rng, n)]
+    if heuristic and rng_below(rng, 1000000) >= epsilon * 1000000:
+        return api.heuristic_action(s, rng)
+    n = api.legal_actions(s, buf)
+    return buf[rng_below(rng, n)]
 
 
 cdef double ucb(const Worker* w, int32_t c, int player) noexcept nogil:
@@ -361,7 +364,8 @@ cdef void iterate(Worker* w) noexcept nogil:
         if steps % STOP_CHECK_EVERY == STOP_CHECK_EVERY - 1 and must_stop(w):
             w.stopped = True
             return
-        api.apply_action(d, policy_action(w, d, buf))
+        api.apply_action(d, playout_action(api, d, w.params.heuristic_playout,
+                                           w.params.epsilon, w.rng, buf))
         w.actions += 1
         steps += 1
 
@@ -687,3 +691,44 @@ def heuristic_action(CState state, seed) -> int:
     cdef uint64_t rng[4]
     rng_seed(rng, seed & 0xFFFFFFFFFFFFFFFF)
     return state.api.heuristic_action(state.ptr, rng)
+
+
+def playout_results(CState state, int playouts, double epsilon, seed) -> tuple:
+    """(mean returns per player, each mean's sampling variance) of `playouts` playouts by
+    the playout policy (the heuristic, a uniformly random move with probability
+    `epsilon`), each from a world dealt again from the view of the player to move, as the
+    search deals them: what bench/balance_heuristic.py fits the heuristic to."""
+    if playouts < 2:
+        raise ValueError(f"playouts must be at least 2, not {playouts}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be in [0, 1], not {epsilon}")
+    if state.api.is_terminal(state.ptr):
+        raise ValueError("the game is over: there is nothing to play out")
+    cdef const GameApi* api = state.api
+    cdef int players = api.num_players(state.ptr), mover = api.current_player(state.ptr), k, p
+    cdef double r[MAX_GAME_PLAYERS]
+    cdef double total[MAX_GAME_PLAYERS]
+    cdef double squares[MAX_GAME_PLAYERS]
+    cdef int16_t buf[MAX_GAME_ACTIONS]
+    cdef uint64_t rng[4]
+    cdef void* d = malloc(api.state_size)
+    if d == NULL:
+        raise MemoryError()
+    rng_seed(rng, seed & 0xFFFFFFFFFFFFFFFF)
+    memset(total, 0, sizeof(total))
+    memset(squares, 0, sizeof(squares))
+    with nogil:
+        for k in range(playouts):
+            memcpy(d, state.ptr, api.state_size)
+            api.resample(d, mover, rng)
+            while not api.is_terminal(d):
+                api.apply_action(d, playout_action(api, d, True, epsilon, rng, buf))
+            api.returns(d, r)
+            for p in range(players):
+                total[p] += r[p]
+                squares[p] += r[p] * r[p]
+    free(d)
+    means = [total[p] / playouts for p in range(players)]
+    variances = [max(0.0, (squares[p] - playouts * means[p] ** 2) / (playouts - 1)) / playouts
+                 for p in range(players)]
+    return means, variances

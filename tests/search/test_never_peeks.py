@@ -18,6 +18,7 @@ import pytest
 
 import engine
 from engine.interface import State
+from search.ismcts import playout_results
 from search.search import ALGORITHMS, SearchConfig, SearchResult, search
 
 GAMES = ("royal_cities", "citadels")
@@ -87,6 +88,15 @@ def test_resample_depends_on_the_players_information_only(game: str) -> None:
 def test_search_from_the_observation_matches_the_search_from_the_truth(game: str) -> None:
     """Each algorithm returns the same statistics from both (60 positions per game)."""
     check_searches(game, 60, seed=2, iterations=60)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_playouts_from_the_observation_match_the_playouts_from_the_truth(game: str) -> None:
+    """`playout_results`, which the heuristic's fit reads, deals from the mover's view too:
+    the same means and variances from both (60 positions per game)."""
+    for k, state in positions(game, 60, seed=5):
+        again = rebuilt(state, state.current_player, k)
+        assert playout_results(state, 4, 0.2, k) == playout_results(again, 4, 0.2, k), k
 
 
 @pytest.mark.slow

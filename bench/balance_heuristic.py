@@ -1,0 +1,190 @@
+"""Fit a game's playout heuristic to what real games came to (simulation balancing).
+
+The search judges a move by the mean result of playouts (the heuristic, a uniformly random
+move with probability `epsilon`), so the heuristic is best when that mean predicts how a
+game goes on, not when it wins most: Silver & Tesauro (2009), "Monte-Carlo simulation
+balancing". Positions come from recorded games (`regent tournament` records), one every
+`--every` actions; each is labelled by the returns of its game. For each, `--playouts`
+playouts from worlds dealt again from the mover's view (as the search deals them) give a
+mean per seat, and the loss is the squared gap to the label less the mean's own sampling
+variance (an unbiased estimate of the squared error of the exact mean). SPSA fits the
+weights of `engine.<game>.heuristic.WEIGHTS`, each perturbation pair playing the same
+positions with the same seeds; the games of every third deal are held out and scored at the
+start and the end. The fitted weights are written as JSON, to be pasted into WEIGHTS or to
+start a longer fit from (`--start`):
+
+    python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import engine
+from clients.tournament.record import read
+from engine.interface import State
+from search.ismcts import playout_results
+
+HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
+
+
+@dataclass(frozen=True)
+class Position:
+    """A recorded position and how its game ended; `deal` ties the seatings of one deal."""
+
+    state: State
+    returns: tuple[float, ...]
+    deal: int
+
+
+def balanced_games() -> list[str]:
+    """The games whose heuristic has fitted weights: `engine.<game>.heuristic.WEIGHTS`."""
+    return [spec.name for spec in engine.games() if _has_weights(spec.name)]
+
+
+def _has_weights(game: str) -> bool:
+    if importlib.util.find_spec(f"engine.{game}.heuristic") is None:
+        return False
+    return hasattr(importlib.import_module(f"engine.{game}.heuristic"), "WEIGHTS")
+
+
+def heuristic_module(game: str) -> ModuleType:
+    """`engine.<game>.heuristic`; ValueError for a game whose heuristic has no weights."""
+    if not _has_weights(game):
+        raise ValueError(f"{game}'s heuristic has no weights to fit; games that have: "
+                         f"{', '.join(balanced_games())}")  # fmt: skip
+    return importlib.import_module(f"engine.{game}.heuristic")
+
+
+def positions(paths: list[Path], every: int) -> tuple[str, list[Position]]:
+    """(the game, every `every`-th position before the end of each recorded game). All
+    records must be of one game; a record of another raises ValueError."""
+    game = ""
+    out: list[Position] = []
+    for path in paths:
+        header, games, _ = read(path)
+        config = header["config"]
+        if game and config["game"] != game:
+            raise ValueError(f"{path} records {config['game']}, the others {game}")
+        game = config["game"]
+        spec = engine.game(game)
+        for record in games:
+            rules = spec.rules_class(**record["rules"])
+            state = engine.new_game(game, len(record["seats"]), seed=record["seed"], rules=rules)
+            returns = tuple(record["returns"])
+            for i, move in enumerate(record["moves"]):
+                if i % every == 0:
+                    out.append(Position(state.clone(), returns, record["deal"]))
+                state.apply_action(state.string_to_action(move))
+    if not game:
+        raise ValueError("no records given")
+    return game, out
+
+
+def loss(sample: list[Position], playouts: int, epsilon: float, seed: int) -> float:
+    """The mean over `sample` and seats of the squared gap between the playouts' mean and
+    the game's returns, less the mean's sampling variance; position i's playouts are
+    seeded by `seed` and i, so two calls with one seed compare weights on the same dice."""
+    total = 0.0
+    for i, position in enumerate(sample):
+        means, variances = playout_results(position.state, playouts, epsilon, seed * 1_000_003 + i)
+        gaps = [
+            (m - r) ** 2 - v for m, r, v in zip(means, position.returns, variances, strict=True)
+        ]
+        total += sum(gaps) / len(gaps)
+    return total / len(sample)
+
+
+def spsa(
+    module: ModuleType,
+    fit: list[Position],
+    args: argparse.Namespace,
+) -> dict[str, float]:
+    """Weights fitted by SPSA from the module's current ones (Spall's gains: a/(k+1+A)^0.602,
+    c/(k+1)^0.101), in units of each weight's scale, max(1, |weight| / 4)."""
+    names = [name for name, _ in module.WEIGHTS]
+    start = module.weights()
+    scale = [max(1.0, abs(start[n]) / 4) for n in names]
+    x = [start[n] / s for n, s in zip(names, scale, strict=True)]
+    rng = random.Random(args.seed)
+    big_a = args.steps / 10
+
+    def at(point: list[float]) -> dict[str, float]:
+        return {n: v * s for n, v, s in zip(names, point, scale, strict=True)}
+
+    def difference(k: int) -> tuple[list[int], float]:
+        delta = [rng.choice((-1, 1)) for _ in names]
+        c_k = args.c / (k + 1) ** 0.101
+        sample = rng.sample(fit, min(args.batch, len(fit)))
+        dice = rng.getrandbits(32)
+        module.set_weights(at([v + c_k * d for v, d in zip(x, delta, strict=True)]))
+        plus = loss(sample, args.playouts, args.epsilon, dice)
+        module.set_weights(at([v - c_k * d for v, d in zip(x, delta, strict=True)]))
+        minus = loss(sample, args.playouts, args.epsilon, dice)
+        return delta, (plus - minus) / (2 * c_k)
+
+    # The gain a: the first step moves each weight by about `move` scales on average.
+    probes = [abs(difference(0)[1]) for _ in range(4)]
+    a = args.move * (big_a + 1) ** 0.602 / max(1e-12, sum(probes) / len(probes))
+    for k in range(args.steps):
+        delta, slope = difference(k)
+        a_k = a / (k + 1 + big_a) ** 0.602
+        x = [v - a_k * slope * d for v, d in zip(x, delta, strict=True)]
+        if k % 25 == 0 or k == args.steps - 1:
+            print(f"step {k + 1}/{args.steps}: " + json.dumps({n: round(w, 3)
+                  for n, w in at(x).items()}), flush=True)  # fmt: skip
+    module.set_weights(at(x))
+    return at(x)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", nargs="+", type=Path, help="tournament records (record.jsonl)")
+    parser.add_argument("--every", type=int, default=12, help="one position per this many actions")
+    parser.add_argument("--steps", type=int, default=300, help="SPSA steps")
+    parser.add_argument("--batch", type=int, default=3000, help="positions per loss")
+    parser.add_argument("--playouts", type=int, default=8, help="playouts per position")
+    parser.add_argument("--epsilon", type=float, default=0.2, help="the playouts' epsilon")
+    parser.add_argument("--c", type=float, default=0.5, help="SPSA perturbation, in scales")
+    parser.add_argument("--move", type=float, default=0.2, help="SPSA first step, in scales")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=Path, help="start from the weights of an earlier fit")
+    parser.add_argument("--out", type=Path, required=True, help="the fitted weights (JSON)")
+    args = parser.parse_args(argv)
+    game, data = positions(args.records, args.every)
+    module = heuristic_module(game)
+    fit = [p for p in data if p.deal % HELD_OUT_EVERY]
+    held = [p for p in data if not p.deal % HELD_OUT_EVERY]
+    if not fit or not held:
+        parser.error(f"{len(data)} positions from too few deals: some to fit, some held out")
+    print(f"{game}: {len(fit)} positions to fit, {len(held)} held out", flush=True)
+    start = module.weights()
+    try:
+        if args.start:
+            module.set_weights(json.loads(args.start.read_text())["weights"])
+        before = loss(held, args.playouts, args.epsilon, args.seed)
+        fitted = spsa(module, fit, args)
+        after = loss(held, args.playouts, args.epsilon, args.seed)
+    finally:
+        module.set_weights(start)
+    if not all(math.isfinite(w) for w in fitted.values()):
+        print("the fit diverged: lower --move")
+        return 1
+    print(f"held-out loss: at the start {before:.4f}, fitted {after:.4f}")
+    result = {"game": game, "positions": {"fit": len(fit), "held_out": len(held)},
+              "held_out_loss": {"start": before, "fitted": after}, "weights": fitted,
+              "args": {k: str(v) for k, v in vars(args).items()}}  # fmt: skip
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

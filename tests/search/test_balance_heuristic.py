@@ -1,0 +1,71 @@
+"""bench/balance_heuristic.py: positions from tournament records, the unbiased loss, and a
+short fit that writes every weight and leaves the process's weights as they were."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.balance_heuristic import balanced_games, heuristic_module, loss, main, positions
+from clients.tournament.record import read
+from engine.citadels import heuristic
+
+
+def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
+    """A real tournament record: heuristic against random bots, `games` games."""
+    out = tmp_path / f"{game}-{players}"
+    subprocess.run([sys.executable, "-m", "clients.cli", "tournament", "--game", game,
+                    "--players", str(players), "--gauntlet", "h", "--bot", "h=heuristic",
+                    "--bot", "r=random", "--games", str(games), "--seed", "5", "--workers", "1",
+                    "--out", str(out)], check=True, capture_output=True)  # fmt: skip
+    return out / "record.jsonl"
+
+
+@pytest.fixture(scope="module")
+def citadels_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return record(tmp_path_factory.mktemp("records"), "citadels", 3, 6)
+
+
+def test_positions_replay_the_recorded_games(citadels_record: Path) -> None:
+    game, data = positions([citadels_record], every=10)
+    assert game == "citadels"
+    assert {p.deal for p in data} == {0, 1}  # 6 games: 2 deals, each from 3 seatings
+    assert all(not p.state.is_terminal() and sum(p.returns) == pytest.approx(1) for p in data)
+    _, games, _ = read(citadels_record)
+    assert len(data) == sum(-(-len(g["moves"]) // 10) for g in games)
+
+
+def test_the_loss_is_reproducible_and_bounded(citadels_record: Path) -> None:
+    _, data = positions([citadels_record], every=10)
+    assert loss(data[:30], 8, 0.2, seed=2) == loss(data[:30], 8, 0.2, seed=2)
+    assert -0.1 < loss(data[:30], 8, 0.2, seed=2) < 1.0
+
+
+def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
+    citadels_record: Path, tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "fit.json"
+    args = [str(citadels_record), "--every", "10", "--steps", "3", "--batch", "20",
+            "--playouts", "4", "--seed", "1", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    fitted = json.loads(out.read_text())
+    assert fitted["game"] == "citadels"
+    assert set(fitted["weights"]) == {name for name, _ in heuristic.WEIGHTS}
+    assert fitted["weights"] != dict(heuristic.WEIGHTS)
+    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+    assert "held-out loss" in capsys.readouterr().out
+    # A longer fit may start where this one ended.
+    assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
+    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+
+
+def test_only_games_whose_heuristic_has_weights_are_fitted(tmp_path: Path) -> None:
+    assert "citadels" in balanced_games()
+    unweighted = [name for name in ("royal_cities", "kuhn_poker") if name not in balanced_games()]
+    for name in unweighted:
+        with pytest.raises(ValueError, match="has no weights to fit"):
+            heuristic_module(name)
