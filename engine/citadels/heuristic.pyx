@@ -2,7 +2,6 @@
 # player to move knows: its hand and gold, the cities, revealed characters and
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them; the defaults are the hand-set values.
-from libc.math cimport isfinite
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from engine.citadels.core cimport (
@@ -14,6 +13,7 @@ from engine.citadels.core cimport (
     THIEF, UNIQUE, WARLORD, CTState, ct_destroy_price, ct_has, ct_income, ct_legal_actions,
 )
 from engine.rng cimport rng_below
+from engine.weights cimport WeightTable
 
 # The weights, by name, with their hand-set values: W[i] is WEIGHTS[i]'s value.
 WEIGHTS = (
@@ -54,10 +54,12 @@ cdef enum:
     W_WARLORD_PRICE
     NUM_WEIGHTS
 
-cdef double W[NUM_WEIGHTS]
+_TABLE = WeightTable(WEIGHTS)
+cdef double* W = (<WeightTable>_TABLE).values
 assert len(WEIGHTS) == NUM_WEIGHTS
-for _i, (_, _value) in enumerate(WEIGHTS):
-    W[_i] = _value
+weights = _TABLE.get
+set_weights = _TABLE.set
+reset_weights = _TABLE.reset
 
 # How likely each character is to be a good target for the Assassin and the Thief
 # (whole numbers: they are drawn in proportion).
@@ -65,29 +67,6 @@ cdef int KILL_WEIGHT[8]
 KILL_WEIGHT[:] = [0, 2, 2, 3, 1, 3, 3, 2]
 cdef int ROB_WEIGHT[8]
 ROB_WEIGHT[:] = [0, 0, 1, 2, 2, 3, 2, 2]
-
-
-def weights() -> dict[str, float]:
-    """The heuristic's weights now in force, by name."""
-    return {name: W[i] for i, (name, _) in enumerate(WEIGHTS)}
-
-
-def set_weights(values: dict[str, float]) -> None:
-    """Set some weights by name, for the whole process (the fitting script's knob: never
-    while a search runs). ValueError names an unknown weight or one not finite."""
-    index = {name: i for i, (name, _) in enumerate(WEIGHTS)}
-    for name, value in values.items():
-        if name not in index:
-            raise ValueError(f"no heuristic weight {name!r}; the weights are {', '.join(index)}")
-        if not isfinite(float(value)):
-            raise ValueError(f"heuristic weight {name!r} must be finite, not {value!r}")
-    for name, value in values.items():
-        W[index[name]] = float(value)
-
-
-def reset_weights() -> None:
-    """Put back the hand-set weights."""
-    set_weights(dict(WEIGHTS))
 
 
 cdef inline int points(int kind) noexcept nogil:

@@ -1,7 +1,8 @@
 # A hand-written Royal Cities player, the yardstick for search: it builds what
 # it can, buys when the Market is rich, and aims its effects at majorities.
 # It reads only what the player to move knows: its own hand, the public board
-# and the cards it drew itself.
+# and the cards it drew itself. Its judgement is a table of weights, so that
+# bench/balance_heuristic.py can fit them; the defaults are the hand-set values.
 from libc.stdint cimport int16_t, uint64_t
 
 from engine.bits cimport bits_pop
@@ -15,6 +16,69 @@ from engine.royal_cities.core cimport (
     PH_TURN, REGENT, WHITE, RCState, rc_card_colour, rc_card_kind, rc_card_value,
     rc_city_top_value, rc_influence, rc_legal_actions,
 )
+from engine.weights cimport WeightTable
+
+# The weights, by name, with their hand-set values: W[i] is WEIGHTS[i]'s value.
+WEIGHTS = (
+    # A card's use in hand: a white card that some City can take (added to its value) and
+    # one that none can; a coloured card its City can take (added to its value), more when
+    # it is the only one of its kind in hand; per point of a coloured card that cannot be built.
+    ("use_white", 0.5), ("use_white_dead", 0.5), ("use_buildable", 1.0), ("use_new", 2.0),
+    ("use_dead", 0.25),
+    # An Assassin or Knight on a City's top card: per point of the card, for breaking the
+    # owner's majority, against an own City (beyond its points); a Knight's card moved to
+    # an own City, per step of majority gained, or per point for a white card.
+    ("target_points", 0.5), ("target_break", 4.0), ("target_own", 1.0), ("knight_gain", 3.0),
+    ("knight_white", 0.5),
+    # A card is bought only when its use is above this.
+    ("buy_use", 0.9),
+    # The Market is rich at this total use, or with this many cards; a purchase then, and
+    # a purchase otherwise (adding a card scores 0).
+    ("rich_use", 14.0), ("rich_cards", 9.0), ("purchase_rich", 5.0), ("purchase_poor", -1.0),
+    # Adding a Hero with at least this many cards in the Market, and with fewer.
+    ("hero_cards", 6.0), ("hero_full", 0.5), ("hero_early", -0.5),
+    # Playing a hand card for its effect, and an own City's top card.
+    ("play_hand", -1.0), ("play_city", -2.0),
+    # An Assassin or Knight is played when a target scores this much: then it scores
+    # `strike`, less `strike_use` per point of the card's use.
+    ("strike_target", 4.0), ("strike", 2.0), ("strike_use", 0.1),
+    # A Jester is played when its use is below `jester_use`.
+    ("jester", 0.5), ("jester_use", 1.0),
+)
+cdef enum:
+    W_USE_WHITE
+    W_USE_WHITE_DEAD
+    W_USE_BUILDABLE
+    W_USE_NEW
+    W_USE_DEAD
+    W_TARGET_POINTS
+    W_TARGET_BREAK
+    W_TARGET_OWN
+    W_KNIGHT_GAIN
+    W_KNIGHT_WHITE
+    W_BUY_USE
+    W_RICH_USE
+    W_RICH_CARDS
+    W_PURCHASE_RICH
+    W_PURCHASE_POOR
+    W_HERO_CARDS
+    W_HERO_FULL
+    W_HERO_EARLY
+    W_PLAY_HAND
+    W_PLAY_CITY
+    W_STRIKE_TARGET
+    W_STRIKE
+    W_STRIKE_USE
+    W_JESTER
+    W_JESTER_USE
+    NUM_WEIGHTS
+
+_TABLE = WeightTable(WEIGHTS)
+cdef double* W = (<WeightTable>_TABLE).values
+assert len(WEIGHTS) == NUM_WEIGHTS
+weights = _TABLE.get
+set_weights = _TABLE.set
+reset_weights = _TABLE.reset
 
 
 cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:
@@ -38,11 +102,11 @@ cdef double card_use(const RCState* s, int me, int kind) noexcept nogil:
     if colour == WHITE:
         for c in range(NUM_CITIES):
             if value > rc_city_top_value(s, me, c):
-                return value + 0.5
-        return 0.5
+                return value + W[W_USE_WHITE]
+        return W[W_USE_WHITE_DEAD]
     if value > rc_city_top_value(s, me, colour):
-        return value + 1.0 + (2.0 if s.hand_kind[me][kind] == 0 else 0.0)
-    return 0.25 * value
+        return value + W[W_USE_BUILDABLE] + (W[W_USE_NEW] if s.hand_kind[me][kind] == 0 else 0.0)
+    return W[W_USE_DEAD] * value
 
 
 cdef double majority_gain(const RCState* s, int me, int colour, int delta) noexcept nogil:
@@ -62,18 +126,18 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
     card = s.city[owner][colour][n - 1]
     value = rc_card_value(card)
     if owner == me:
-        return -value - 1.0
+        return -value - W[W_TARGET_OWN]
     mine = rc_influence(s, me, colour)
     theirs = rc_influence(s, owner, colour)
-    cdef double score = value * 0.5
+    cdef double score = value * W[W_TARGET_POINTS]
     if theirs >= mine and theirs - value <= mine:
-        score += 4.0
+        score += W[W_TARGET_BREAK]
     if knight:
         dest = rc_card_colour(card)
         if dest != WHITE:
-            score += 3.0 * majority_gain(s, me, dest, value)
+            score += W[W_KNIGHT_GAIN] * majority_gain(s, me, dest, value)
         else:
-            score += value * 0.5
+            score += value * W[W_KNIGHT_WHITE]
     return score
 
 
@@ -90,7 +154,7 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
         count[kind] = s.mkt_kind[kind]
         use[kind] = card_use(s, me, kind)
     while True:
-        best = 0.9
+        best = W[W_BUY_USE]
         best_kind = -1
         kinds = open_kinds
         while kinds:
@@ -115,7 +179,7 @@ cdef bint market_is_rich(const RCState* s, int me) noexcept nogil:
     while kinds:
         kind = bits_pop(&kinds)
         total += s.mkt_kind[kind] * card_use(s, me, kind)
-    return total >= 14.0 or s.market_n >= 9
+    return total >= W[W_RICH_USE] or s.market_n >= W[W_RICH_CARDS]
 
 
 cdef bint would_revolt(const RCState* s, int kind) noexcept nogil:
@@ -129,7 +193,7 @@ cdef bint strike_worthwhile(const RCState* s, int me, bint knight) noexcept nogi
         if owner == me:
             continue
         for colour in range(NUM_CITIES):
-            if target_value(s, me, owner, colour, knight) >= 4.0:
+            if target_value(s, me, owner, colour, knight) >= W[W_STRIKE_TARGET]:
                 return True
     return False
 
@@ -163,23 +227,23 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
             score = -10.0 if would_revolt(s, kind) else kind % 7 * 0.1
         elif ph == PH_TURN:
             if a == A_PURCHASE:
-                score = 5.0 if market_is_rich(s, me) else -1.0
+                score = W[W_PURCHASE_RICH] if market_is_rich(s, me) else W[W_PURCHASE_POOR]
             elif a == A_ADD:
                 score = 0.0
             elif a == A_ADD_HERO:
-                score = 0.5 if s.market_n >= 6 else -0.5
+                score = W[W_HERO_FULL] if s.market_n >= W[W_HERO_CARDS] else W[W_HERO_EARLY]
             elif a < A_PLAY_HAND + NUM_KINDS:
                 kind = a - A_PLAY_HAND
-                score = -1.0
+                score = W[W_PLAY_HAND]
                 if kind % 7 == EFFECT_ASSASSIN or kind % 7 == EFFECT_KNIGHT:
                     if strikes < 0:
                         strikes = strike_worthwhile(s, me, False) | strike_worthwhile(s, me, True) << 1
                     if (strikes >> (kind % 7 == EFFECT_KNIGHT)) & 1:
-                        score = 2.0 - card_use(s, me, kind) * 0.1
-                elif kind % 7 == EFFECT_JESTER and card_use(s, me, kind) < 1.0:
-                    score = 0.5
+                        score = W[W_STRIKE] - card_use(s, me, kind) * W[W_STRIKE_USE]
+                elif kind % 7 == EFFECT_JESTER and card_use(s, me, kind) < W[W_JESTER_USE]:
+                    score = W[W_JESTER]
             else:
-                score = -2.0
+                score = W[W_PLAY_CITY]
         elif ph == PH_PURCHASE:
             if a == A_STOP:
                 score = 1.0 if plan < 0 else -1.0

@@ -13,6 +13,7 @@ import pytest
 from bench.balance_heuristic import balanced_games, heuristic_module, loss, main, positions
 from clients.tournament.record import read
 from engine.citadels import heuristic
+from engine.weights import WeightTable
 
 
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
@@ -65,7 +66,16 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
 
 def test_only_games_whose_heuristic_has_weights_are_fitted(tmp_path: Path) -> None:
     assert "citadels" in balanced_games()
-    unweighted = [name for name in ("royal_cities", "kuhn_poker") if name not in balanced_games()]
-    for name in unweighted:
-        with pytest.raises(ValueError, match="has no weights to fit"):
-            heuristic_module(name)
+    assert "royal_cities" in balanced_games()
+    with pytest.raises(ValueError, match="has no weights to fit"):
+        heuristic_module("kuhn_poker")
+
+
+def test_a_weight_table_refuses_names_given_twice() -> None:
+    with pytest.raises(ValueError, match="unique"):
+        WeightTable([("a", 1.0), ("a", 2.0)])
+    table = WeightTable([("a", 1.0), ("b", 2.0)])
+    table.set({"b": 5.0})
+    assert table.get() == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
+    table.reset()
+    assert table.get() == {"a": 1.0, "b": 2.0}

@@ -1,0 +1,5 @@
+cdef class WeightTable:
+    cdef double* values         # the policy reads values[i] without the GIL
+    cdef readonly tuple names
+    cdef readonly tuple defaults
+    cdef dict index
