@@ -19,8 +19,6 @@ start a longer fit from (`--start`):
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import math
 import random
@@ -30,6 +28,7 @@ from types import ModuleType
 
 import engine
 from clients.tournament.record import read
+from engine.heuristics import heuristic_module
 from engine.interface import State
 from search.ismcts import playout_results
 
@@ -43,25 +42,6 @@ class Position:
     state: State
     returns: tuple[float, ...]
     deal: int
-
-
-def balanced_games() -> list[str]:
-    """The games whose heuristic has fitted weights: `engine.<game>.heuristic.WEIGHTS`."""
-    return [spec.name for spec in engine.games() if _has_weights(spec.name)]
-
-
-def _has_weights(game: str) -> bool:
-    if importlib.util.find_spec(f"engine.{game}.heuristic") is None:
-        return False
-    return hasattr(importlib.import_module(f"engine.{game}.heuristic"), "WEIGHTS")
-
-
-def heuristic_module(game: str) -> ModuleType:
-    """`engine.<game>.heuristic`; ValueError for a game whose heuristic has no weights."""
-    if not _has_weights(game):
-        raise ValueError(f"{game}'s heuristic has no weights to fit; games that have: "
-                         f"{', '.join(balanced_games())}")  # fmt: skip
-    return importlib.import_module(f"engine.{game}.heuristic")
 
 
 def positions(paths: list[Path], every: int) -> tuple[str, list[Position]]:
@@ -152,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=300, help="SPSA steps")
     parser.add_argument("--batch", type=int, default=3000, help="positions per loss")
     parser.add_argument("--playouts", type=int, default=8, help="playouts per position")
+    parser.add_argument("--held-playouts", type=int, default=32,
+                        help="playouts per held-out position")  # fmt: skip
     parser.add_argument("--epsilon", type=float, default=0.2, help="the playouts' epsilon")
     parser.add_argument("--c", type=float, default=0.5, help="SPSA perturbation, in scales")
     parser.add_argument("--move", type=float, default=0.2, help="SPSA first step, in scales")
@@ -170,9 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.start:
             module.set_weights(json.loads(args.start.read_text())["weights"])
-        before = loss(held, args.playouts, args.epsilon, args.seed)
+        before = loss(held, args.held_playouts, args.epsilon, args.seed)
         fitted = spsa(module, fit, args)
-        after = loss(held, args.playouts, args.epsilon, args.seed)
+        after = loss(held, args.held_playouts, args.epsilon, args.seed)
     finally:
         module.set_weights(start)
     if not all(math.isfinite(w) for w in fitted.values()):

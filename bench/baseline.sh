@@ -4,6 +4,7 @@
 #
 #   bench/baseline.sh                      # v0.1.0 on 127.0.0.1:50061
 #   TAG=v0.1.0 PORT=50061 SEARCHES=2 bench/baseline.sh
+#   TAG=$(git rev-parse --short HEAD) PORT=50078 bench/baseline.sh --heuristic-weights "$PWD/fit.json"
 #
 # then enter it in a tournament as a remote bot at equal time per move, e.g.
 #   regent tournament --game royal-cities --players 2 --sprt 0 50 --games 2000 --seed 1 \
@@ -27,4 +28,4 @@ if [ ! -x "$ROOT/venv/bin/regent" ]; then
 fi
 cd "$ROOT"
 exec "$ROOT/venv/bin/regent" serve --address "127.0.0.1:$PORT" --no-web \
-    --max-searches "$SEARCHES" --max-seconds 60
+    --max-searches "$SEARCHES" --max-seconds 60 "$@"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from server.limits import ServerLimits
@@ -274,6 +275,15 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         help=f"where the hint page listens (default: {WEB_ADDRESS})",
     )
     serve.add_argument("--no-web", action="store_true", help="do not serve the hint page")
+    serve.add_argument(
+        "--heuristic-weights",
+        metavar="FILE",
+        type=Path,
+        action="append",
+        default=[],
+        help="the playouts' heuristic weights of a fit by bench/balance_heuristic.py (JSON), "
+        "for every search of its game; repeat for each game",
+    )
     _web_access_options(serve)
     serve.set_defaults(func=_serve)
 

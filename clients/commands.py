@@ -23,6 +23,7 @@ import engine
 from clients.client import RegentClient, RegentError, Stream
 from clients.text import GameText, player_name, text_module, text_of
 from convert import converter, observation_from_proto, observer_of
+from engine.heuristics import load_weights
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
 from search.bots import advice_config
 from search.search import search
@@ -74,6 +75,13 @@ def serve(args: argparse.Namespace) -> int:
     if args.threads > args.max_threads:
         print("regent serve: --threads cannot exceed --max-threads", file=sys.stderr)
         return 2
+    for path in args.heuristic_weights:
+        try:
+            game = load_weights(path)
+        except ValueError as err:
+            print(f"regent serve: --heuristic-weights {err}", file=sys.stderr)
+            return 2
+        logging.getLogger("regent.server").info("%s's heuristic weights from %s", game, path)
     limits = ServerLimits(
         max_iterations=args.max_iterations,
         max_seconds=args.max_seconds,

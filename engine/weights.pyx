@@ -26,15 +26,17 @@ cdef class WeightTable:
         """The weights now in force, by name."""
         return {name: self.values[i] for i, name in enumerate(self.names)}
 
-    def set(self, values: dict[str, float]) -> None:
+    def set(self, values) -> None:
         """Set some weights by name, for the whole process (a fit's knob: never while a
-        search runs). ValueError names an unknown weight or one not finite; then nothing
-        changes."""
+        search runs). ValueError names an unknown weight or one not a finite number; then
+        nothing changes."""
         for name, value in values.items():
             if name not in self.index:
                 raise ValueError(
                     f"no heuristic weight {name!r}; the weights are {', '.join(self.names)}")
-            if not isfinite(float(value)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"heuristic weight {name!r} must be a number, not {value!r}")
+            if not isfinite(value):
                 raise ValueError(f"heuristic weight {name!r} must be finite, not {value!r}")
         for name, value in values.items():
             self.values[self.index[name]] = float(value)

@@ -137,6 +137,25 @@ def test_serve_refuses_inconsistent_limits() -> None:
     assert_one_line_error(result, "--max-threads")
 
 
+def test_serve_puts_fitted_heuristic_weights_in_force(tmp_path: Path) -> None:
+    fit = tmp_path / "fit.json"
+    fit.write_text(json.dumps({"game": "citadels", "weights": {"income": 2.0}}))
+    server = Serve("--heuristic-weights", str(fit))
+    try:
+        server.wait_for(rf"citadels's heuristic weights from {re.escape(str(fit))}")
+        with RegentClient(server.address) as client:
+            assert client.list_games()
+    finally:
+        assert server.stop() == 0
+
+
+def test_serve_refuses_a_bad_weights_file(tmp_path: Path) -> None:
+    fit = tmp_path / "fit.json"
+    fit.write_text(json.dumps({"game": "citadels", "weights": {"incomes": 2.0}}))
+    result = regent("serve", "--heuristic-weights", str(fit))
+    assert_one_line_error(result, "--heuristic-weights", str(fit), "'incomes'")
+
+
 # -- hint ------------------------------------------------------------------------------
 
 

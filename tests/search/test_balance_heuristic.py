@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.balance_heuristic import balanced_games, heuristic_module, loss, main, positions
+from bench.balance_heuristic import loss, main, positions
 from clients.tournament.record import read
 from engine.citadels import heuristic
-from engine.weights import WeightTable
+from engine.heuristics import load_weights
 
 
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
@@ -50,8 +50,8 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     citadels_record: Path, tmp_path: Path, capsys
 ) -> None:
     out = tmp_path / "fit.json"
-    args = [str(citadels_record), "--every", "10", "--steps", "3", "--batch", "20",
-            "--playouts", "4", "--seed", "1", "--out", str(out)]  # fmt: skip
+    args = [str(citadels_record), "--every", "10", "--steps", "3", "--batch", "20", "--playouts",
+            "4", "--held-playouts", "4", "--seed", "1", "--out", str(out)]  # fmt: skip
     assert main(args) == 0
     fitted = json.loads(out.read_text())
     assert fitted["game"] == "citadels"
@@ -59,23 +59,10 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     assert fitted["weights"] != dict(heuristic.WEIGHTS)
     assert heuristic.weights() == dict(heuristic.WEIGHTS)
     assert "held-out loss" in capsys.readouterr().out
+    # The service puts a fit in force with `regent serve --heuristic-weights`.
+    assert load_weights(out) == "citadels"
+    assert heuristic.weights() == fitted["weights"]
+    heuristic.reset_weights()
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
     assert heuristic.weights() == dict(heuristic.WEIGHTS)
-
-
-def test_only_games_whose_heuristic_has_weights_are_fitted(tmp_path: Path) -> None:
-    assert "citadels" in balanced_games()
-    assert "royal_cities" in balanced_games()
-    with pytest.raises(ValueError, match="has no weights to fit"):
-        heuristic_module("kuhn_poker")
-
-
-def test_a_weight_table_refuses_names_given_twice() -> None:
-    with pytest.raises(ValueError, match="unique"):
-        WeightTable([("a", 1.0), ("a", 2.0)])
-    table = WeightTable([("a", 1.0), ("b", 2.0)])
-    table.set({"b": 5.0})
-    assert table.get() == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
-    table.reset()
-    assert table.get() == {"a": 1.0, "b": 2.0}

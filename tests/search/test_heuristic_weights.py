@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import math
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import engine
+from engine.heuristics import heuristic_module, load_weights, weighted_games
+from engine.weights import WeightTable
 from search.ismcts import heuristic_action
 
 # The digests of heuristic games played before the weights became tables (constants in
@@ -74,3 +78,48 @@ def test_bad_weights_are_refused_and_nothing_changes(heuristic: ModuleType) -> N
         with pytest.raises(ValueError, match=reason):
             heuristic.set_weights(values)
         assert heuristic.weights() == dict(heuristic.WEIGHTS)
+
+
+def test_only_games_whose_heuristic_has_weights_are_fitted() -> None:
+    assert sorted(weighted_games()) == sorted(GAMES)
+    with pytest.raises(ValueError, match="has no weights to fit"):
+        heuristic_module("kuhn_poker")
+
+
+def test_a_weight_table_refuses_names_given_twice() -> None:
+    with pytest.raises(ValueError, match="unique"):
+        WeightTable([("a", 1.0), ("a", 2.0)])
+    table = WeightTable([("a", 1.0), ("b", 2.0)])
+    table.set({"b": 5.0})
+    assert table.get() == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
+    table.reset()
+    assert table.get() == {"a": 1.0, "b": 2.0}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("not json", "not a fit of heuristic weights"),
+     ('{"weights": {}}', "not a fit of heuristic weights"),
+     ('{"game": "citadels", "weights": [1]}', "'weights' an object"),
+     ('{"game": "kuhn_poker", "weights": {}}', "has no weights to fit"),
+     ('{"game": "citadels", "weights": {"income": 2, "bogus": 1}}', "no heuristic weight 'bogus'"),
+     ('{"game": "citadels", "weights": {"income": "x"}}', "must be a number"),
+     ('{"game": "citadels", "weights": {"income": true}}', "must be a number")],
+)  # fmt: skip
+def test_a_bad_weights_file_is_refused_and_nothing_changes(
+    heuristic: ModuleType, tmp_path: Path, text: str, reason: str
+) -> None:
+    path = tmp_path / "fit.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=reason) as err:
+        load_weights(path)
+    assert str(path) in str(err.value)
+    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+
+
+def test_a_weights_file_is_put_in_force(heuristic: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "fit.json"
+    changes = GAMES[game_of(heuristic)][1]
+    path.write_text(json.dumps({"game": game_of(heuristic), "weights": changes}))
+    assert load_weights(path) == game_of(heuristic)
+    assert heuristic.weights() == {**dict(heuristic.WEIGHTS), **changes}
