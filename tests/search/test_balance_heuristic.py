@@ -66,3 +66,9 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
     assert heuristic.weights() == dict(heuristic.WEIGHTS)
+
+
+def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path) -> None:
+    other = record(tmp_path, "royal_cities", 2, 2)
+    with pytest.raises(ValueError, match="records royal_cities, the others citadels"):
+        positions([citadels_record, other], every=10)
