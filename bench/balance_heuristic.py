@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"held-out loss: at the start {before:.4f}, fitted {after:.4f}")
     result = {"game": game, "positions": {"fit": len(fit), "held_out": len(held)},
               "held_out_loss": {"start": before, "fitted": after}, "weights": fitted,
-              "args": {k: str(v) for k, v in vars(args).items()}}  # fmt: skip
+              "args": json.loads(json.dumps(vars(args), default=str))}  # fmt: skip
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     return 0
 
