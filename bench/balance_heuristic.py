@@ -8,10 +8,10 @@ balancing". Positions come from recorded games (`regent tournament` records), on
 playouts from worlds dealt again from the mover's view (as the search deals them) give a
 mean per seat, and the loss is the squared gap to the label less the mean's own sampling
 variance (an unbiased estimate of the squared error of the exact mean). SPSA fits the
-weights of `engine.<game>.heuristic.WEIGHTS`, each perturbation pair playing the same
+weights of `engine.<game>.heuristic.TABLE`, each perturbation pair playing the same
 positions with the same seeds; the games of every third deal are held out and scored at the
-start and the end. The fitted weights are written as JSON, to be pasted into WEIGHTS or to
-start a longer fit from (`--start`):
+start and the end. The fitted weights are written as JSON, to be served (`regent serve
+--heuristic-weights`), pasted into WEIGHTS, or started from by a longer fit (`--start`):
 
     python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
 """
@@ -24,12 +24,12 @@ import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
 import engine
 from clients.tournament.record import read
-from engine.heuristics import heuristic_module
+from engine.heuristics import weight_table
 from engine.interface import State
+from engine.weights import WeightTable
 from search.ismcts import playout_results
 
 HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
@@ -84,14 +84,14 @@ def loss(sample: list[Position], playouts: int, epsilon: float, seed: int) -> fl
 
 
 def spsa(
-    module: ModuleType,
+    table: WeightTable,
     fit: list[Position],
     args: argparse.Namespace,
 ) -> dict[str, float]:
-    """Weights fitted by SPSA from the module's current ones (Spall's gains: a/(k+1+A)^0.602,
+    """Weights fitted by SPSA from the table's current ones (Spall's gains: a/(k+1+A)^0.602,
     c/(k+1)^0.101), in units of each weight's scale, max(1, |weight| / 4)."""
-    names = [name for name, _ in module.WEIGHTS]
-    start = module.weights()
+    names = list(table.names)
+    start = table.get()
     scale = [max(1.0, abs(start[n]) / 4) for n in names]
     x = [start[n] / s for n, s in zip(names, scale, strict=True)]
     rng = random.Random(args.seed)
@@ -105,9 +105,9 @@ def spsa(
         c_k = args.c / (k + 1) ** 0.101
         sample = rng.sample(fit, min(args.batch, len(fit)))
         dice = rng.getrandbits(32)
-        module.set_weights(at([v + c_k * d for v, d in zip(x, delta, strict=True)]))
+        table.set(at([v + c_k * d for v, d in zip(x, delta, strict=True)]))
         plus = loss(sample, args.playouts, args.epsilon, dice)
-        module.set_weights(at([v - c_k * d for v, d in zip(x, delta, strict=True)]))
+        table.set(at([v - c_k * d for v, d in zip(x, delta, strict=True)]))
         minus = loss(sample, args.playouts, args.epsilon, dice)
         return delta, (plus - minus) / (2 * c_k)
 
@@ -121,7 +121,7 @@ def spsa(
         if k % 25 == 0 or k == args.steps - 1:
             print(f"step {k + 1}/{args.steps}: " + json.dumps({n: round(w, 3)
                   for n, w in at(x).items()}), flush=True)  # fmt: skip
-    module.set_weights(at(x))
+    table.set(at(x))
     return at(x)
 
 
@@ -142,21 +142,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the fitted weights (JSON)")
     args = parser.parse_args(argv)
     game, data = positions(args.records, args.every)
-    module = heuristic_module(game)
+    table = weight_table(game)
     fit = [p for p in data if p.deal % HELD_OUT_EVERY]
     held = [p for p in data if not p.deal % HELD_OUT_EVERY]
     if not fit or not held:
         parser.error(f"{len(data)} positions from too few deals: some to fit, some held out")
     print(f"{game}: {len(fit)} positions to fit, {len(held)} held out", flush=True)
-    start = module.weights()
+    start = table.get()
     try:
         if args.start:
-            module.set_weights(json.loads(args.start.read_text())["weights"])
+            table.set(json.loads(args.start.read_text())["weights"])
         before = loss(held, args.held_playouts, args.epsilon, args.seed)
-        fitted = spsa(module, fit, args)
+        fitted = spsa(table, fit, args)
         after = loss(held, args.held_playouts, args.epsilon, args.seed)
     finally:
-        module.set_weights(start)
+        table.set(start)
     if not all(math.isfinite(w) for w in fitted.values()):
         print("the fit diverged: lower --move")
         return 1

@@ -1,5 +1,5 @@
 """The games' playout heuristics whose judgement is a table of weights
-(`engine.<game>.heuristic.WEIGHTS`), and loading weights fitted by
+(`engine.<game>.heuristic.TABLE`), and loading weights fitted by
 bench/balance_heuristic.py into them."""
 
 from __future__ import annotations
@@ -8,28 +8,29 @@ import importlib
 import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 from engine.registry import games
+from engine.weights import WeightTable
 
 
 def weighted_games() -> list[str]:
     """The games whose heuristic has a table of weights."""
-    return [spec.name for spec in games() if _has_weights(spec.name)]
+    return [spec.name for spec in games() if _table(spec.name) is not None]
 
 
-def _has_weights(game: str) -> bool:
+def _table(game: str) -> WeightTable | None:
     if importlib.util.find_spec(f"engine.{game}.heuristic") is None:
-        return False
-    return hasattr(importlib.import_module(f"engine.{game}.heuristic"), "WEIGHTS")
+        return None
+    return getattr(importlib.import_module(f"engine.{game}.heuristic"), "TABLE", None)
 
 
-def heuristic_module(game: str) -> ModuleType:
-    """`engine.<game>.heuristic`; ValueError for a game whose heuristic has no weights."""
-    if not _has_weights(game):
+def weight_table(game: str) -> WeightTable:
+    """`engine.<game>.heuristic.TABLE`; ValueError for a game whose heuristic has none."""
+    table = _table(game)
+    if table is None:
         raise ValueError(f"{game}'s heuristic has no weights to fit; games that have: "
                          f"{', '.join(weighted_games())}")  # fmt: skip
-    return importlib.import_module(f"engine.{game}.heuristic")
+    return table
 
 
 def load_weights(path: Path) -> str:
@@ -44,7 +45,7 @@ def load_weights(path: Path) -> str:
     if not isinstance(game, str) or not isinstance(values, dict):
         raise ValueError(f"{path}: 'game' must be a name and 'weights' an object")
     try:
-        heuristic_module(game).set_weights(values)
+        weight_table(game).set(values)
     except (ValueError, TypeError) as err:
         raise ValueError(f"{path}: {err}") from None
     return game

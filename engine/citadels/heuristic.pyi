@@ -1,8 +1,9 @@
 """Types of `engine.citadels.heuristic` (Cython): the playout heuristic's weights."""
 
+from engine.weights import WeightTable
+
 #: (name, hand-set value) of every weight, in the table's order.
 WEIGHTS: tuple[tuple[str, float], ...]
 
-def weights() -> dict[str, float]: ...
-def set_weights(values: dict[str, float]) -> None: ...
-def reset_weights() -> None: ...
+#: The weights in force (`get`, `set`, `reset`), read by the policy without the GIL.
+TABLE: WeightTable

@@ -54,12 +54,9 @@ cdef enum:
     W_WARLORD_PRICE
     NUM_WEIGHTS
 
-_TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>_TABLE).values
+TABLE = WeightTable(WEIGHTS)
+cdef double* W = (<WeightTable>TABLE).values
 assert len(WEIGHTS) == NUM_WEIGHTS
-weights = _TABLE.get
-set_weights = _TABLE.set
-reset_weights = _TABLE.reset
 
 # How likely each character is to be a good target for the Assassin and the Thief
 # (whole numbers: they are drawn in proportion).

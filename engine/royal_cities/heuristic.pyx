@@ -73,12 +73,9 @@ cdef enum:
     W_JESTER_USE
     NUM_WEIGHTS
 
-_TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>_TABLE).values
+TABLE = WeightTable(WEIGHTS)
+cdef double* W = (<WeightTable>TABLE).values
 assert len(WEIGHTS) == NUM_WEIGHTS
-weights = _TABLE.get
-set_weights = _TABLE.set
-reset_weights = _TABLE.reset
 
 
 cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:

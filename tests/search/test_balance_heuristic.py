@@ -12,8 +12,10 @@ import pytest
 
 from bench.balance_heuristic import loss, main, positions
 from clients.tournament.record import read
-from engine.citadels import heuristic
+from engine.citadels.heuristic import TABLE
 from engine.heuristics import load_weights
+
+HAND_SET = dict(zip(TABLE.names, TABLE.defaults, strict=True))
 
 
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
@@ -55,17 +57,17 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     assert main(args) == 0
     fitted = json.loads(out.read_text())
     assert fitted["game"] == "citadels"
-    assert set(fitted["weights"]) == {name for name, _ in heuristic.WEIGHTS}
-    assert fitted["weights"] != dict(heuristic.WEIGHTS)
-    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+    assert set(fitted["weights"]) == set(TABLE.names)
+    assert fitted["weights"] != HAND_SET
+    assert TABLE.get() == HAND_SET
     assert "held-out loss" in capsys.readouterr().out
     # The service puts a fit in force with `regent serve --heuristic-weights`.
     assert load_weights(out) == "citadels"
-    assert heuristic.weights() == fitted["weights"]
-    heuristic.reset_weights()
+    assert TABLE.get() == fitted["weights"]
+    TABLE.reset()
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
-    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+    assert TABLE.get() == HAND_SET
 
 
 def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path) -> None:

@@ -1,20 +1,18 @@
-"""Each heuristic's weights: the defaults play exactly as the hand-set constants did, and
-`set_weights` changes play for the whole process, all or nothing."""
+"""Each heuristic's table of weights: the defaults play exactly as the hand-set constants
+did, and setting weights changes play for the whole process, all or nothing."""
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import engine
-from engine.heuristics import heuristic_module, load_weights, weighted_games
+from engine.heuristics import load_weights, weight_table, weighted_games
 from engine.weights import WeightTable
 from search.ismcts import heuristic_action
 
@@ -41,49 +39,49 @@ def digest(game: str, deals: int = 50) -> str:
     return h.hexdigest()[:16]
 
 
+def hand_set(table: WeightTable) -> dict[str, float]:
+    return dict(zip(table.names, table.defaults, strict=True))
+
+
 @pytest.fixture(params=sorted(GAMES))
-def heuristic(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
-    """The game's heuristic module, with the hand-set weights before and after the test."""
-    module = importlib.import_module(f"engine.{request.param}.heuristic")
-    module.reset_weights()
-    yield module
-    module.reset_weights()
+def game(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A game whose heuristic has weights, hand-set before and after the test."""
+    weight_table(request.param).reset()
+    yield request.param
+    weight_table(request.param).reset()
 
 
-def game_of(module: ModuleType) -> str:
-    return module.__name__.split(".")[1]
+def test_the_defaults_play_exactly_as_the_hand_set_constants(game: str) -> None:
+    assert weight_table(game).get() == hand_set(weight_table(game))
+    assert digest(game) == GAMES[game][0]
 
 
-def test_the_defaults_play_exactly_as_the_hand_set_constants(heuristic: ModuleType) -> None:
-    assert heuristic.weights() == dict(heuristic.WEIGHTS)
-    assert digest(game_of(heuristic)) == GAMES[game_of(heuristic)][0]
-
-
-def test_other_weights_change_play_and_reset_puts_them_back(heuristic: ModuleType) -> None:
-    game = game_of(heuristic)
-    changes = GAMES[game][1]
-    heuristic.set_weights(changes)
-    assert {name: heuristic.weights()[name] for name in changes} == changes
+def test_other_weights_change_play_and_reset_puts_them_back(game: str) -> None:
+    table, changes = weight_table(game), GAMES[game][1]
+    table.set(changes)
+    assert {name: table.get()[name] for name in changes} == changes
     changed = digest(game, 10)
-    heuristic.reset_weights()
+    table.reset()
     assert digest(game, 10) != changed
-    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+    assert table.get() == hand_set(table)
 
 
-def test_bad_weights_are_refused_and_nothing_changes(heuristic: ModuleType) -> None:
-    first, second = list(GAMES[game_of(heuristic)][1])
+def test_bad_weights_are_refused_and_nothing_changes(game: str) -> None:
+    table = weight_table(game)
+    first, second = list(GAMES[game][1])
     for values, reason in [({first: 1.0, "bogus": 1.0}, "no heuristic weight 'bogus'"),
                            ({first: 1.0, second: math.nan}, f"'{second}' must be finite"),
-                           ({first: math.inf}, f"'{first}' must be finite")]:  # fmt: skip
+                           ({first: math.inf}, f"'{first}' must be finite"),
+                           ({first: "1"}, f"'{first}' must be a number")]:  # fmt: skip
         with pytest.raises(ValueError, match=reason):
-            heuristic.set_weights(values)
-        assert heuristic.weights() == dict(heuristic.WEIGHTS)
+            table.set(values)
+        assert table.get() == hand_set(table)
 
 
 def test_only_games_whose_heuristic_has_weights_are_fitted() -> None:
     assert sorted(weighted_games()) == sorted(GAMES)
     with pytest.raises(ValueError, match="has no weights to fit"):
-        heuristic_module("kuhn_poker")
+        weight_table("kuhn_poker")
 
 
 def test_a_weight_table_refuses_names_given_twice() -> None:
@@ -107,19 +105,19 @@ def test_a_weight_table_refuses_names_given_twice() -> None:
      ('{"game": "citadels", "weights": {"income": true}}', "must be a number")],
 )  # fmt: skip
 def test_a_bad_weights_file_is_refused_and_nothing_changes(
-    heuristic: ModuleType, tmp_path: Path, text: str, reason: str
+    tmp_path: Path, text: str, reason: str
 ) -> None:
     path = tmp_path / "fit.json"
     path.write_text(text)
     with pytest.raises(ValueError, match=reason) as err:
         load_weights(path)
     assert str(path) in str(err.value)
-    assert heuristic.weights() == dict(heuristic.WEIGHTS)
+    assert weight_table("citadels").get() == hand_set(weight_table("citadels"))
 
 
-def test_a_weights_file_is_put_in_force(heuristic: ModuleType, tmp_path: Path) -> None:
+def test_a_weights_file_is_put_in_force(game: str, tmp_path: Path) -> None:
     path = tmp_path / "fit.json"
-    changes = GAMES[game_of(heuristic)][1]
-    path.write_text(json.dumps({"game": game_of(heuristic), "weights": changes}))
-    assert load_weights(path) == game_of(heuristic)
-    assert heuristic.weights() == {**dict(heuristic.WEIGHTS), **changes}
+    changes = GAMES[game][1]
+    path.write_text(json.dumps({"game": game, "weights": changes}))
+    assert load_weights(path) == game
+    assert weight_table(game).get() == {**hand_set(weight_table(game)), **changes}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.heuristics import weight_table
 from search.ismcts import playout_results
 
 
@@ -34,15 +35,14 @@ def test_means_share_the_win_and_the_seed_decides(game: str, players: int) -> No
 
 
 def test_epsilon_one_plays_uniformly_at_random_whatever_the_heuristic() -> None:
-    from engine.citadels import heuristic
-
+    table = weight_table("citadels")
     state = midgame("citadels", 4)
     random_play = playout_results(state, 20, 1.0, seed=1)
-    heuristic.set_weights({"base_king": -5.0})
+    table.set({"base_king": -5.0})
     try:
         assert playout_results(state, 20, 1.0, seed=1) == random_play
     finally:
-        heuristic.reset_weights()
+        table.reset()
 
 
 @pytest.mark.parametrize(("playouts", "epsilon", "reason"),
