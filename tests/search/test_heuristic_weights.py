@@ -16,6 +16,8 @@ from engine.heuristics import load_weights, weight_table, weighted_games
 from engine.weights import WeightTable
 from search.ismcts import heuristic_action
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # The digests of heuristic games played before the weights became tables (constants in
 # code), and two weights each whose change alters play.
 GAMES = {
@@ -121,3 +123,14 @@ def test_a_weights_file_is_put_in_force(game: str, tmp_path: Path) -> None:
     path.write_text(json.dumps({"game": game, "weights": changes}))
     assert load_weights(path) == game
     assert weight_table(game).get() == {**hand_set(weight_table(game)), **changes}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "fits").glob("*.json")), ids=str)
+def test_the_documented_fits_name_every_weight_of_their_game(path: Path) -> None:
+    """A fit in docs/fits (served in docs/strength.md's SPRTs) still fits its table."""
+    game = json.loads(path.read_text())["game"]
+    try:
+        assert load_weights(path) == game
+        assert set(json.loads(path.read_text())["weights"]) == set(weight_table(game).names)
+    finally:
+        weight_table(game).reset()
