@@ -7,7 +7,9 @@ from libc.stdlib cimport free, malloc
 cdef class WeightTable:
     """The weights of one heuristic, from `(name, hand-set value)` pairs, in that order."""
 
-    def __cinit__(self, table):
+    def __init__(self, table):
+        if self.values != NULL:  # the policy holds the pointer: the table is made once
+            raise TypeError("a WeightTable cannot be made again")
         self.names = tuple(name for name, _ in table)
         self.defaults = tuple(float(value) for _, value in table)
         self.index = {name: i for i, name in enumerate(self.names)}

@@ -94,6 +94,9 @@ def test_a_weight_table_refuses_names_given_twice() -> None:
     assert table.get() == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
     table.reset()
     assert table.get() == {"a": 1.0, "b": 2.0}
+    with pytest.raises(TypeError, match="cannot be made again"):  # the policy holds its values
+        table.__init__([("c", 3.0)])
+    assert table.names == ("a", "b")
 
 
 @pytest.mark.parametrize(
