@@ -16,6 +16,10 @@ PORT=${PORT:-50061}
 SEARCHES=${SEARCHES:-2}
 ROOT=${BASELINE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/regent-baseline}/$TAG
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+# The first release is commit 41f6754; a clone that came without its tag gets it back.
+if [ "$TAG" = v0.1.0 ] && ! git -C "$REPO" rev-parse -q --verify "refs/tags/v0.1.0" >/dev/null; then
+    git -C "$REPO" tag v0.1.0 41f6754
+fi
 
 if [ ! -d "$ROOT/src" ]; then
     mkdir -p "$ROOT"
