@@ -46,6 +46,6 @@ def load_weights(path: Path) -> str:
         raise ValueError(f"{path}: 'game' must be a name and 'weights' an object")
     try:
         weight_table(game).set(values)
-    except (ValueError, TypeError) as err:
+    except ValueError as err:
         raise ValueError(f"{path}: {err}") from None
     return game

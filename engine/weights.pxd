@@ -3,3 +3,5 @@ cdef class WeightTable:
     cdef readonly tuple names
     cdef readonly tuple defaults
     cdef dict index
+
+    cdef double* values_for(self, int count) except NULL

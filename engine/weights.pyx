@@ -21,6 +21,13 @@ cdef class WeightTable:
         for i, value in enumerate(self.defaults):
             self.values[i] = value
 
+    cdef double* values_for(self, int count) except NULL:
+        """The values, for a policy that reads `count` of them (its enum of weights);
+        ValueError when the table names another number."""
+        if len(self.names) != count:
+            raise ValueError(f"the table names {len(self.names)} weights, the policy reads {count}")
+        return self.values
+
     def __dealloc__(self):
         free(self.values)
 

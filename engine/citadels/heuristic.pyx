@@ -55,8 +55,7 @@ cdef enum:
     NUM_WEIGHTS
 
 TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>TABLE).values
-assert len(WEIGHTS) == NUM_WEIGHTS
+cdef double* W = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 # How likely each character is to be a good target for the Assassin and the Thief
 # (whole numbers: they are drawn in proportion).

@@ -74,8 +74,7 @@ cdef enum:
     NUM_WEIGHTS
 
 TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>TABLE).values
-assert len(WEIGHTS) == NUM_WEIGHTS
+cdef double* W = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 
 cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:

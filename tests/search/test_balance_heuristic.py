@@ -74,3 +74,13 @@ def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path)
     other = record(tmp_path, "royal_cities", 2, 2)
     with pytest.raises(ValueError, match="records royal_cities, the others citadels"):
         positions([citadels_record, other], every=10)
+
+
+def test_a_start_from_another_games_fit_is_refused(citadels_record: Path, tmp_path: Path) -> None:
+    other = tmp_path / "rc.json"
+    other.write_text(json.dumps({"game": "royal_cities", "weights": {}}))
+    with pytest.raises(SystemExit):
+        main([str(citadels_record), "--steps", "1", "--start", str(other),
+              "--out", str(tmp_path / "fit.json")])  # fmt: skip
+    assert TABLE.get() == HAND_SET
+    assert not (tmp_path / "fit.json").exists()
