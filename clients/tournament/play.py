@@ -73,13 +73,19 @@ def play_game(
     make: Callable[[str, str, int], Bot],
 ) -> GameResult:
     """One game: seat i is played by the bot `make(specs[i], game, players)`; every move seed
-    derives from `seed`, so a game of deterministic bots is a function of its arguments."""
+    derives from `seed`, so a game of deterministic bots is a function of its arguments.
+    A move with no choice is played without asking the bot: every bot would play it, and a
+    timed search would spend its whole budget on it."""
     bots = [make(spec, game, players) for spec in specs]
     state = engine.new_game(game, players, seed=seed, rules=rules)
     moves: list[str] = []
     while not state.is_terminal():
         player = state.current_player
-        action = bots[player].choose(state, seed * 100_003 + len(moves))
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = bots[player].choose(state, seed * 100_003 + len(moves))
         moves.append(state.action_to_string(action))
         state.apply_action(action)
     return GameResult(tuple(state.scores()), tuple(state.returns()), tuple(moves))
