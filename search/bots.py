@@ -30,6 +30,13 @@ class Bot(Protocol):
         ...
 
 
+def forced_move(state: State) -> int | None:
+    """The only legal action, if there is one: a move no bot need be asked for (a timed
+    search would spend its whole budget on it)."""
+    legal = state.legal_actions()
+    return legal[0] if len(legal) == 1 else None
+
+
 class RandomBot:
     """Uniformly random legal moves."""
 
@@ -193,6 +200,7 @@ __all__ = [
     "RandomBot",
     "SearchBot",
     "advice_config",
+    "forced_move",
     "make_bot",
     "parse_spec",
     "resolve",

@@ -7,7 +7,7 @@ import asyncio
 from collections import deque
 
 from engine.interface import State
-from search.bots import Bot
+from search.bots import Bot, forced_move
 from search.ismcts import CancelToken
 
 
@@ -22,7 +22,10 @@ class BotPool:
 
     async def choose(self, bot: Bot, state: State, seed: int) -> int:
         """The bot's move, searched in a worker thread once a slot is free; cancelling the
-        caller stops the search."""
+        caller stops the search. A move with no choice takes no slot and no search."""
+        forced = forced_move(state)
+        if forced is not None:
+            return forced
         await self._acquire()
         token = CancelToken()
         self._tokens.add(token)

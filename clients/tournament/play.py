@@ -15,7 +15,7 @@ import engine
 from clients.tournament.config import TournamentConfig
 from clients.tournament.remote import bot_for
 from clients.tournament.schedule import ScheduledGame
-from search.bots import Bot
+from search.bots import Bot, forced_move
 
 
 @dataclass(frozen=True)
@@ -74,17 +74,14 @@ def play_game(
 ) -> GameResult:
     """One game: seat i is played by the bot `make(specs[i], game, players)`; every move seed
     derives from `seed`, so a game of deterministic bots is a function of its arguments.
-    A move with no choice is played without asking the bot: every bot would play it, and a
-    timed search would spend its whole budget on it."""
+    A move with no choice is played without asking the bot (`forced_move`)."""
     bots = [make(spec, game, players) for spec in specs]
     state = engine.new_game(game, players, seed=seed, rules=rules)
     moves: list[str] = []
     while not state.is_terminal():
         player = state.current_player
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
+        action = forced_move(state)
+        if action is None:
             action = bots[player].choose(state, seed * 100_003 + len(moves))
         moves.append(state.action_to_string(action))
         state.apply_action(action)

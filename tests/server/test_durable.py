@@ -327,6 +327,24 @@ def test_the_bots_pool_serves_moves_in_turn() -> None:
     assert asyncio.run(run()) == list(range(8))
 
 
+def test_a_move_with_no_choice_takes_no_slot_and_no_search() -> None:
+    """A pool with no slot would keep a search waiting for ever; a forced move is played at once."""
+    state = engine.new_game("citadels", 4, 5)
+    while len(state.legal_actions()) > 1:
+        state.apply_action(state.legal_actions()[0])
+
+    class Unasked:
+        spec = "unasked"
+
+        def choose(self, state: engine.State, seed: int, cancel: object = None) -> int:
+            raise AssertionError("a bot was asked for a move with no choice")
+
+    async def run() -> int:
+        return await asyncio.wait_for(BotPool(0).choose(Unasked(), state.clone(), 1), 5)
+
+    assert [asyncio.run(run())] == state.legal_actions()
+
+
 def test_the_advisor_answers_while_four_bot_matches_search() -> None:
     """Four bot-only matches of 20 s searches take the bots' two slots, not the advisor's;
     and stopping the server stops their searches at once."""
