@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -34,23 +36,41 @@ class LocalBackend:
             return
         # Spawned, not forked: a forked child would inherit the parent's threads' locks.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            queue = iter(jobs)
-            pending: set[Future[dict[str, Any]]] = set()
-            try:
-                while True:
-                    for job in queue:
-                        pending.add(pool.submit(play, job))
-                        if len(pending) >= 2 * self.workers:
-                            break
-                    if not pending:
-                        return
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        yield future.result()
-            finally:
-                for future in pending:
-                    future.cancel()
+        before = set(multiprocessing.active_children())
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
+        )
+        queue = iter(jobs)
+        pending: set[Future[dict[str, Any]]] = set()
+        try:
+            while True:
+                for job in queue:
+                    pending.add(pool.submit(play, job))
+                    if len(pending) >= 2 * self.workers:
+                        break
+                if not pending:
+                    break
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        finally:
+            if pending:  # stopped early (a decided SPRT, Ctrl-C, SIGTERM): their games are lost
+                pool.shutdown(wait=False, cancel_futures=True)
+                for worker in set(multiprocessing.active_children()) - before:
+                    worker.terminate()
+            pool.shutdown()
+
+
+def _exit_with(parent: int) -> None:
+    """A worker's initializer: end the worker once the tournament's process is gone, however
+    it ended (kill -9 too), rather than wait for ever on the jobs' queue."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class RayBackend:

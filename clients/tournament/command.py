@@ -4,6 +4,7 @@ is imported up front, so `regent --help` stays quick."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -92,15 +93,27 @@ def run(args: argparse.Namespace) -> int:
             backend = RayBackend(args.address, args.workers)
         else:
             backend = LocalBackend(args.workers)
-        result = run_tournament(config, out, args.resume, backend, sys.stderr.isatty())
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            result = run_tournament(config, out, args.resume, backend, sys.stderr.isatty())
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     except (ConfigError, RecordError) as err:
         print(f"regent tournament: {err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"\nregent tournament: interrupted; every finished game is in {out}/record.jsonl, "
-              "and --resume continues", file=sys.stderr)  # fmt: skip
-        return 130
+    except KeyboardInterrupt as stop:
+        print(f"\nregent tournament: {stop or 'interrupted'}; every finished game is in "
+              f"{out}/record.jsonl, and --resume continues", file=sys.stderr)  # fmt: skip
+        return 143 if isinstance(stop, Terminated) else 130
     print(table(result))
     paths = write_all(result, out)
     print(f"\nRecord: {out / 'record.jsonl'}; results: {', '.join(map(str, paths))}")
     return 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, met as Ctrl-C is: the games in play stop, every finished one is kept."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated("terminated")

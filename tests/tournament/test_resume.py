@@ -3,6 +3,7 @@ loses no game, plays none twice, and ends with the results of an uninterrupted r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -57,6 +58,58 @@ def test_a_killed_tournament_resumes_without_loss_or_duplicates(tmp_path: Path) 
     assert json.loads((cut / "results.json").read_text()) == json.loads(
         (whole / "results.json").read_text()
     )
+
+
+def start_and_wait_for_games(out: Path, games: int) -> tuple[subprocess.Popen[str], list[int]]:
+    """`regent tournament` with two workers in the background, once `games` are recorded; and
+    the pids of its children (the workers and multiprocessing's resource tracker)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", *ARGS, "--games", "400", "--workers", "2",
+         "--out", str(out)],
+        cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not (out / "record.jsonl").exists() or len(game_lines(out)) < games:
+        assert process.poll() is None and time.monotonic() < deadline, "no games recorded"
+        time.sleep(0.02)
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    return process, [int(pid) for pid in children]
+
+
+def gone(pids: list[int], seconds: float) -> bool:
+    """Whether every one of `pids` has ended within `seconds` (zombies count as ended)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in pids:
+            with contextlib.suppress(FileNotFoundError):
+                if Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z":
+                    alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_games_in_play_and_keeps_the_finished_ones(tmp_path: Path) -> None:
+    process, children = start_and_wait_for_games(tmp_path, 3)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143, err
+    assert "terminated; every finished game is in" in err and "--resume continues" in err
+    assert len(children) >= 2 and gone(children, 10)
+    recorded = [json.loads(line)["index"] for line in game_lines(tmp_path)]
+    assert 3 <= len(recorded) < 400 and len(set(recorded)) == len(recorded)
+
+
+@pytest.mark.slow
+def test_no_worker_outlives_a_tournament_killed_alone(tmp_path: Path) -> None:
+    """kill -9 of the tournament's process only (not its group): its workers end too."""
+    process, children = start_and_wait_for_games(tmp_path, 1)
+    process.kill()
+    process.wait()
+    assert len(children) >= 2 and gone(children, 10)
 
 
 def test_bad_input_exits_2_with_the_reason(tmp_path: Path) -> None:
