@@ -8,10 +8,11 @@ balancing". Positions come from recorded games (`regent tournament` records), on
 playouts from worlds dealt again from the mover's view (as the search deals them) give a
 mean per seat, and the loss is the squared gap to the label less the mean's own sampling
 variance (an unbiased estimate of the squared error of the exact mean). SPSA fits the
-weights of `engine.<game>.heuristic.TABLE`, each perturbation pair playing the same
-positions with the same seeds; the games of every third deal are held out and scored at the
-start and the end. The fitted weights are written as JSON, to be served (`regent serve
---heuristic-weights`), pasted into WEIGHTS, or started from by a longer fit (`--start`):
+weights of `engine.<game>.heuristic.TABLE` at the records' player count (one count a fit),
+each perturbation pair playing the same positions with the same seeds; the games of every
+third deal are held out and scored at the start and the end. The fitted weights are written
+as JSON with their player count, to be served (`regent serve --heuristic-weights`), made a
+count's defaults (BY_PLAYERS in the heuristic), or started from by a longer fit (`--start`):
 
     python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
 """
@@ -86,11 +87,12 @@ def spsa(
     table: WeightTable,
     fit: list[Position],
     args: argparse.Namespace,
+    players: int,
 ) -> dict[str, float]:
-    """Weights fitted by SPSA from the table's current ones (Spall's gains: a/(k+1+A)^0.602,
-    c/(k+1)^0.101), in units of each weight's scale, max(1, |weight| / 4)."""
+    """Weights at `players` fitted by SPSA from the table's current ones there (Spall's gains:
+    a/(k+1+A)^0.602, c/(k+1)^0.101), in units of each weight's scale, max(1, |weight| / 4)."""
     names = list(table.names)
-    start = table.get()
+    start = table.get(players)
     scale = [max(1.0, abs(start[n]) / 4) for n in names]
     x = [start[n] / s for n, s in zip(names, scale, strict=True)]
     rng = random.Random(args.seed)
@@ -104,9 +106,9 @@ def spsa(
         c_k = args.c / (k + 1) ** 0.101
         sample = rng.sample(fit, min(args.batch, len(fit)))
         dice = rng.getrandbits(32)
-        table.set(at([v + c_k * d for v, d in zip(x, delta, strict=True)]))
+        table.set(at([v + c_k * d for v, d in zip(x, delta, strict=True)]), players)
         plus = loss(sample, args.playouts, args.epsilon, dice)
-        table.set(at([v - c_k * d for v, d in zip(x, delta, strict=True)]))
+        table.set(at([v - c_k * d for v, d in zip(x, delta, strict=True)]), players)
         minus = loss(sample, args.playouts, args.epsilon, dice)
         return delta, (plus - minus) / (2 * c_k)
 
@@ -120,7 +122,7 @@ def spsa(
         if k % 25 == 0 or k == args.steps - 1:
             print(f"step {k + 1}/{args.steps}: " + json.dumps({n: round(w, 3)
                   for n, w in at(x).items()}), flush=True)  # fmt: skip
-    table.set(at(x))
+    table.set(at(x), players)
     return at(x)
 
 
@@ -146,18 +148,23 @@ def main(argv: list[str] | None = None) -> int:
     held = [p for p in data if not p.deal % HELD_OUT_EVERY]
     if not fit or not held:
         parser.error(f"{len(data)} positions from too few deals: some to fit, some held out")
-    print(f"{game}: {len(fit)} positions to fit, {len(held)} held out", flush=True)
-    start = table.get()
+    counts = sorted({len(p.returns) for p in data})
+    if len(counts) > 1:
+        parser.error(f"records of {' and '.join(map(str, counts))} players: one count a fit")
+    players = counts[0]
+    print(f"{game}, {players} players: {len(fit)} positions to fit, {len(held)} held out",
+          flush=True)  # fmt: skip
     try:
         if args.start and load_weights(args.start) != game:
             parser.error(f"--start {args.start} is a fit of another game than {game}")
         before = loss(held, args.held_playouts, args.epsilon, args.seed)
-        fitted = spsa(table, fit, args)
+        fitted = spsa(table, fit, args, players)
         after = loss(held, args.held_playouts, args.epsilon, args.seed)
     finally:
-        table.set(start)
+        table.reset()
     print(f"held-out loss: at the start {before:.4f}, fitted {after:.4f}")
-    result = {"game": game, "positions": {"fit": len(fit), "held_out": len(held)},
+    result = {"game": game, "players": [players],
+              "positions": {"fit": len(fit), "held_out": len(held)},
               "held_out_loss": {"start": before, "fitted": after}, "weights": fitted,
               "args": json.loads(json.dumps(vars(args), default=str))}  # fmt: skip
     args.out.write_text(json.dumps(result, indent=2) + "\n")

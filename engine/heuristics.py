@@ -34,18 +34,26 @@ def weight_table(game: str) -> WeightTable:
 
 
 def load_weights(path: Path) -> str:
-    """Put the weights of a fit's JSON file (`{"game": ..., "weights": {...}}`) in force for
-    the whole process, before any search runs; its game's name. ValueError says what is
-    wrong with the file, and then no weight changes."""
+    """Put the weights of a fit's JSON file (`{"game": ..., "weights": {...}}`, and
+    `"players": [n, ...]`, the player counts they are for, all when absent) in force for the
+    whole process, before any search runs; its game's name. ValueError says what is wrong
+    with the file, and then no weight changes."""
     try:
         fit = json.loads(path.read_text())
-        game, values = fit["game"], fit["weights"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
+        game, values, players = fit["game"], fit["weights"], fit.get("players")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"{path}: not a fit of heuristic weights ({err})") from None
     if not isinstance(game, str) or not isinstance(values, dict):
         raise ValueError(f"{path}: 'game' must be a name and 'weights' an object")
+    if players is not None and (not isinstance(players, list) or not players):
+        raise ValueError(f"{path}: 'players' must be a list of player counts")
+    counts = players or [None]
     try:
-        weight_table(game).set(values)
+        table = weight_table(game)
+        for count in counts:
+            table.set({}, count)  # every count is checked before any weight changes
+        for count in counts:
+            table.set(values, count)  # the first call checks the weights, changing none if bad
     except ValueError as err:
         raise ValueError(f"{path}: {err}") from None
     return game

@@ -1,7 +1,7 @@
 cdef class WeightTable:
-    cdef double* values         # the policy reads values[i] without the GIL
+    cdef double* values         # a row per player count; the policy reads it without the GIL
     cdef readonly tuple names
-    cdef readonly tuple defaults
+    cdef readonly dict hand_set
     cdef dict index
 
     cdef double* values_for(self, int count) except NULL

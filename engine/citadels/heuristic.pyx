@@ -55,7 +55,12 @@ cdef enum:
     NUM_WEIGHTS
 
 TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
+cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
+
+
+cdef inline const double* weights(const CTState* s) noexcept nogil:
+    """The weights in force at the game's player count: W[i] is WEIGHTS[i]'s value."""
+    return ROWS + s.num_players * NUM_WEIGHTS
 
 # How likely each character is to be a good target for the Assassin and the Thief
 # (whole numbers: they are drawn in proportion).
@@ -80,6 +85,7 @@ cdef int leader(const CTState* s, int me) noexcept nogil:
 
 
 cdef double char_value(const CTState* s, int p, int c) noexcept nogil:
+    cdef const double* W = weights(s)
     cdef double v = W[W_BASE + c] + W[W_INCOME] * ct_income(s, p, c)
     cdef int q, most = 0
     if c == MERCHANT:
@@ -115,6 +121,7 @@ cdef int best_char(const CTState* s, int p, uint8_t pool) noexcept nogil:
 
 
 cdef double keep_value(const CTState* s, int p, int kind) noexcept nogil:
+    cdef const double* W = weights(s)
     cdef double v = points(kind)
     if ct_has(s, p, kind) or s.hand_kind[p][kind] > 0:
         v -= W[W_KEEP_DUPLICATE]
@@ -149,6 +156,7 @@ cdef int weighted_target(const CTState* s, int p, const int* weights, uint64_t* 
 
 
 cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rng) noexcept nogil:
+    cdef const double* W = weights(s)
     cdef int p = s.cur, c = s.call, i, a, kind, best = -1, q, target, price, best_price
     cdef double value, best_value = -1e300
     cdef bint can_income = False

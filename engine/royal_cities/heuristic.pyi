@@ -5,5 +5,6 @@ from engine.weights import WeightTable
 #: (name, hand-set value) of every weight, in the table's order.
 WEIGHTS: tuple[tuple[str, float], ...]
 
-#: The weights in force (`get`, `set`, `reset`), read by the policy without the GIL.
+#: The weights in force at each player count (`get`, `set`, `reset`), read by the policy
+#: without the GIL.
 TABLE: WeightTable

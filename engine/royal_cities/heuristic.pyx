@@ -74,7 +74,12 @@ cdef enum:
     NUM_WEIGHTS
 
 TABLE = WeightTable(WEIGHTS)
-cdef double* W = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
+cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
+
+
+cdef inline const double* weights(const RCState* s) noexcept nogil:
+    """The weights in force at the game's player count: W[i] is WEIGHTS[i]'s value."""
+    return ROWS + s.num_players * NUM_WEIGHTS
 
 
 cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:
@@ -94,6 +99,7 @@ cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:
 
 cdef double card_use(const RCState* s, int me, int kind) noexcept nogil:
     """How much a card is worth in hand: its value when it can still be built."""
+    cdef const double* W = weights(s)
     cdef int colour = kind // 7, value = kind % 7, c
     if colour == WHITE:
         for c in range(NUM_CITIES):
@@ -116,6 +122,7 @@ cdef double majority_gain(const RCState* s, int me, int colour, int delta) noexc
 
 cdef double target_value(const RCState* s, int me, int owner, int colour, bint knight) noexcept nogil:
     """Assassin or Knight on the top card of a City: hurt a leader, help myself."""
+    cdef const double* W = weights(s)
     cdef int n = s.city_n[owner][colour], card, value, mine, theirs, dest
     if n == 0:
         return -100.0
@@ -139,6 +146,7 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
 
 cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
     """The lowest kind of a greedy purchase plan (by usefulness per point), or -1."""
+    cdef const double* W = weights(s)
     cdef int power = s.power, kind, best_kind, lowest = -1
     cdef int count[NUM_KINDS]
     cdef double best, score
@@ -169,6 +177,7 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
 
 
 cdef bint market_is_rich(const RCState* s, int me) noexcept nogil:
+    cdef const double* W = weights(s)
     cdef int kind
     cdef double total = 0.0
     cdef uint64_t kinds = s.mkt_mask
@@ -184,6 +193,7 @@ cdef bint would_revolt(const RCState* s, int kind) noexcept nogil:
 
 cdef bint strike_worthwhile(const RCState* s, int me, bint knight) noexcept nogil:
     """Whether an Assassin (or a Knight) has an opponent's City worth hitting."""
+    cdef const double* W = weights(s)
     cdef int owner, colour
     for owner in range(s.num_players):
         if owner == me:
@@ -195,6 +205,7 @@ cdef bint strike_worthwhile(const RCState* s, int me, bint knight) noexcept nogi
 
 
 cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
+    cdef const double* W = weights(s)
     cdef int16_t buf[MAX_LEGAL]
     cdef int n = rc_legal_actions(s, buf), i, a, me = s.cur, best_i = 0, kind, colour, owner
     cdef double best = -1e9, score

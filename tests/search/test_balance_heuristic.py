@@ -1,5 +1,6 @@
 """bench/balance_heuristic.py: positions from tournament records, the unbiased loss, and a
-short fit that writes every weight and leaves the process's weights as they were."""
+short fit at the records' player count that writes every weight and leaves the process's
+weights at their defaults."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from clients.tournament.record import read
 from engine.citadels.heuristic import TABLE
 from engine.heuristics import load_weights
 
-HAND_SET = dict(zip(TABLE.names, TABLE.defaults, strict=True))
+HAND_SET = TABLE.hand_set
+
+
+def at_defaults() -> bool:
+    return all(TABLE.get(p) == HAND_SET for p in range(1, 8))
 
 
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
@@ -56,18 +61,28 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
             "4", "--held-playouts", "4", "--seed", "1", "--out", str(out)]  # fmt: skip
     assert main(args) == 0
     fitted = json.loads(out.read_text())
-    assert fitted["game"] == "citadels"
+    assert fitted["game"] == "citadels" and fitted["players"] == [3]
     assert set(fitted["weights"]) == set(TABLE.names)
     assert fitted["weights"] != HAND_SET
-    assert TABLE.get() == HAND_SET
+    assert at_defaults()
     assert "held-out loss" in capsys.readouterr().out
-    # The service puts a fit in force with `regent serve --heuristic-weights`.
+    # The service puts a fit in force with `regent serve --heuristic-weights`: at 3 players.
     assert load_weights(out) == "citadels"
-    assert TABLE.get() == fitted["weights"]
+    assert TABLE.get(3) == fitted["weights"] and TABLE.get(4) == HAND_SET
     TABLE.reset()
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
-    assert TABLE.get() == HAND_SET
+    assert at_defaults()
+
+
+def test_records_of_two_player_counts_are_refused(
+    citadels_record: Path, tmp_path: Path, capsys
+) -> None:
+    other = record(tmp_path, "citadels", 4, 4)
+    with pytest.raises(SystemExit):
+        main([str(citadels_record), str(other), "--steps", "1", "--out", str(tmp_path / "f.json")])
+    assert "records of 3 and 4 players: one count a fit" in capsys.readouterr().err
+    assert not (tmp_path / "f.json").exists()
 
 
 def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path) -> None:
@@ -82,5 +97,5 @@ def test_a_start_from_another_games_fit_is_refused(citadels_record: Path, tmp_pa
     with pytest.raises(SystemExit):
         main([str(citadels_record), "--steps", "1", "--start", str(other),
               "--out", str(tmp_path / "fit.json")])  # fmt: skip
-    assert TABLE.get() == HAND_SET
+    assert at_defaults()
     assert not (tmp_path / "fit.json").exists()

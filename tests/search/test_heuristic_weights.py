@@ -1,5 +1,6 @@
-"""Each heuristic's table of weights: the defaults play exactly as the hand-set constants
-did, and setting weights changes play for the whole process, all or nothing."""
+"""Each heuristic's table of weights, a row per player count: the hand-set weights play
+exactly as the constants in code did, and setting weights changes play for the whole process,
+at one player count or all, all or nothing."""
 
 from __future__ import annotations
 
@@ -41,10 +42,6 @@ def digest(game: str, deals: int = 50) -> str:
     return h.hexdigest()[:16]
 
 
-def hand_set(table: WeightTable) -> dict[str, float]:
-    return dict(zip(table.names, table.defaults, strict=True))
-
-
 @pytest.fixture(params=sorted(GAMES))
 def game(request: pytest.FixtureRequest) -> Iterator[str]:
     """A game whose heuristic has weights, hand-set before and after the test."""
@@ -53,19 +50,34 @@ def game(request: pytest.FixtureRequest) -> Iterator[str]:
     weight_table(request.param).reset()
 
 
+#: Every player count of the weighted games.
+COUNTS = sorted({n for g in GAMES for n in engine.game(g).player_counts} | {1})
+
+
+def at_defaults(table: WeightTable) -> bool:
+    return all(table.get(p) == table.hand_set for p in COUNTS)
+
+
 def test_the_defaults_play_exactly_as_the_hand_set_constants(game: str) -> None:
-    assert weight_table(game).get() == hand_set(weight_table(game))
+    assert at_defaults(weight_table(game))
     assert digest(game) == GAMES[game][0]
 
 
 def test_other_weights_change_play_and_reset_puts_them_back(game: str) -> None:
     table, changes = weight_table(game), GAMES[game][1]
     table.set(changes)
-    assert {name: table.get()[name] for name in changes} == changes
+    assert all({name: table.get(p)[name] for name in changes} == changes for p in (1, 2, 4))
     changed = digest(game, 10)
     table.reset()
     assert digest(game, 10) != changed
-    assert table.get() == hand_set(table)
+    assert at_defaults(table)
+
+
+def test_weights_set_at_one_player_count_change_only_its_games(game: str) -> None:
+    table, changes = weight_table(game), GAMES[game][1]
+    table.set(changes, 3)
+    assert table.get(3) == {**table.hand_set, **changes}
+    assert all(table.get(p) == table.hand_set for p in (1, 2, 4))
 
 
 def test_bad_weights_are_refused_and_nothing_changes(game: str) -> None:
@@ -77,7 +89,11 @@ def test_bad_weights_are_refused_and_nothing_changes(game: str) -> None:
                            ({first: "1"}, f"'{first}' must be a number")]:  # fmt: skip
         with pytest.raises(ValueError, match=reason):
             table.set(values)
-        assert table.get() == hand_set(table)
+        assert at_defaults(table)
+    for players in (0, 99, True, "2", 2.0):
+        with pytest.raises(ValueError, match="players must be a whole number"):
+            table.set({first: 1.0}, players)  # type: ignore[arg-type]
+        assert at_defaults(table)
 
 
 def test_only_games_whose_heuristic_has_weights_are_fitted() -> None:
@@ -91,9 +107,9 @@ def test_a_weight_table_refuses_names_given_twice() -> None:
         WeightTable([("a", 1.0), ("a", 2.0)])
     table = WeightTable([("a", 1.0), ("b", 2.0)])
     table.set({"b": 5.0})
-    assert table.get() == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
+    assert table.get(2) == {"a": 1.0, "b": 5.0} and table.names == ("a", "b")
     table.reset()
-    assert table.get() == {"a": 1.0, "b": 2.0}
+    assert table.get(2) == {"a": 1.0, "b": 2.0}
     with pytest.raises(TypeError, match="cannot be made again"):  # the policy holds its values
         table.__init__([("c", 3.0)])
     assert table.names == ("a", "b")
@@ -107,7 +123,9 @@ def test_a_weight_table_refuses_names_given_twice() -> None:
      ('{"game": "kuhn_poker", "weights": {}}', "has no weights to fit"),
      ('{"game": "citadels", "weights": {"income": 2, "bogus": 1}}', "no heuristic weight 'bogus'"),
      ('{"game": "citadels", "weights": {"income": "x"}}', "must be a number"),
-     ('{"game": "citadels", "weights": {"income": true}}', "must be a number")],
+     ('{"game": "citadels", "weights": {"income": true}}', "must be a number"),
+     ('{"game": "citadels", "weights": {"income": 2}, "players": 4}', "'players' must be a list"),
+     ('{"game": "citadels", "weights": {"income": 2}, "players": [4, 9]}', "players must be")],
 )  # fmt: skip
 def test_a_bad_weights_file_is_refused_and_nothing_changes(
     tmp_path: Path, text: str, reason: str
@@ -117,7 +135,7 @@ def test_a_bad_weights_file_is_refused_and_nothing_changes(
     with pytest.raises(ValueError, match=reason) as err:
         load_weights(path)
     assert str(path) in str(err.value)
-    assert weight_table("citadels").get() == hand_set(weight_table("citadels"))
+    assert at_defaults(weight_table("citadels"))
 
 
 def test_a_weights_file_is_put_in_force(game: str, tmp_path: Path) -> None:
@@ -125,7 +143,13 @@ def test_a_weights_file_is_put_in_force(game: str, tmp_path: Path) -> None:
     changes = GAMES[game][1]
     path.write_text(json.dumps({"game": game, "weights": changes}))
     assert load_weights(path) == game
-    assert weight_table(game).get() == {**hand_set(weight_table(game)), **changes}
+    table = weight_table(game)
+    assert all(table.get(p) == {**table.hand_set, **changes} for p in (1, 2, 4))
+    table.reset()
+    path.write_text(json.dumps({"game": game, "weights": changes, "players": [4]}))
+    assert load_weights(path) == game
+    assert table.get(4) == {**table.hand_set, **changes}
+    assert all(table.get(p) == table.hand_set for p in (1, 2, 3))
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "docs" / "fits").glob("*.json")), ids=str)
