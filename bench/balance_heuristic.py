@@ -11,8 +11,8 @@ variance (an unbiased estimate of the squared error of the exact mean). SPSA fit
 weights of `engine.<game>.heuristic.TABLE` at the records' player count (one count a fit),
 each perturbation pair playing the same positions with the same seeds; the games of every
 third deal are held out and scored at the start and the end. The fitted weights are written
-as JSON with their player count, to be served (`regent serve --heuristic-weights`), made a
-count's defaults (BY_PLAYERS in the heuristic), or started from by a longer fit (`--start`):
+as JSON with their player count, to be served (`regent serve --heuristic-weights`), pasted
+into WEIGHTS, or started from by a longer fit (`--start`):
 
     python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
 """
