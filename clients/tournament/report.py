@@ -37,7 +37,8 @@ def _signed(x: float) -> str:
 
 
 def table(s: Standings) -> str:
-    """The printed report: the bots' lines, the win matrix, the SPRT and the Elo difference."""
+    """The printed report: the bots' lines, the win matrix, the Elo difference (or a gauntlet
+    bot's Elo over its field) and the SPRT."""
     c = s.config
     rules = ", ".join(f"{k}={v}" for k, v in c.rules.items()) or "default rules"
     lines = [f"{_title(s)}, {_format_name(s)}, seed {c.seed}, "
@@ -74,6 +75,12 @@ def table(s: Standings) -> str:
         first, second = c.names
         lines += ["", f"Elo difference {first} - {second}: {_signed(elo)} "
                       f"[95% {_signed(low)}, {_signed(high)}]"]  # fmt: skip
+    if s.elo_over_field is not None:
+        elo, low, high = s.elo_over_field
+        tested = s.config.gauntlet
+        field = next(name for name in s.config.names if name != tested)
+        lines += ["", f"Elo of {tested} over each {field}, from its share of the wins: "
+                      f"{_signed(elo)} [95% {_signed(low)}, {_signed(high)}]"]  # fmt: skip
     if s.sprt is not None:
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}
         lines.append(f"SPRT: LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, "
@@ -113,6 +120,8 @@ def to_json(s: Standings) -> dict[str, Any]:
     }
     if s.elo_difference is not None:
         data["elo_difference"] = [_finite(x) for x in s.elo_difference]
+    if s.elo_over_field is not None:
+        data["elo_over_field"] = [_finite(x) for x in s.elo_over_field]
     if s.sprt is not None:
         data["sprt"] = {"llr": s.sprt.llr, "lower": s.sprt.lower, "upper": s.sprt.upper,
                         "verdict": s.sprt.verdict}  # fmt: skip

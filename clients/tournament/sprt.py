@@ -30,6 +30,16 @@ def expected_score(elo: float, players: int = 2) -> float:
     return odds / (odds + players - 1)
 
 
+def elo_of_share(share: float, players: int = 2) -> float:
+    """The Elo difference over each other seat's bot whose expected share is `share` (the
+    inverse of `expected_score`); infinite at a share of 0 or 1."""
+    if share <= 0.0:
+        return -math.inf
+    if share >= 1.0:
+        return math.inf
+    return 400 * math.log10(share * (players - 1) / (1 - share))
+
+
 def outcomes(players: int) -> tuple[float, ...]:
     """The results a game of `players` can give one bot: lost, a win shared by k, won."""
     return (0.0, *(1 / k for k in range(players, 1, -1)), 1.0)

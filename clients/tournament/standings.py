@@ -12,7 +12,7 @@ from clients.tournament.config import TournamentConfig
 from clients.tournament.ratings import Rating, elo_difference, elo_ratings, openskill_ratings
 from clients.tournament.results import BotResult, bot_results, pairwise, win_matrix
 from clients.tournament.schedule import ScheduledGame
-from clients.tournament.sprt import SprtState, sprt_state
+from clients.tournament.sprt import SprtState, elo_of_share, sprt_state
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,10 @@ class Standings:
     sprt: SprtState | None
     #: For two bots in 2-player games: the first's Elo over the second's, with its interval.
     elo_difference: tuple[float, float, float] | None
+    #: For a gauntlet of two bots at more players: the gauntlet bot's Elo over each bot of its
+    #: field in the SPRT's model (`sprt.expected_score`), from its share of the wins and the
+    #: share's interval.
+    elo_over_field: tuple[float, float, float] | None = None
     #: Games finished after the SPRT stopped: recorded, not counted.
     uncounted: int = 0
 
@@ -97,11 +101,20 @@ def standings(
         kind, ratings = "Elo", elo_ratings(names, points, config.seed)
     else:
         kind, ratings = "OpenSkill", openskill_ratings(names, games)
-    difference = None
+    difference = over_field = None
     if config.players == 2 and len(names) == 2 and games:
         losses, draws, wins = wdl(games, names[0])
         difference = elo_difference(wins, draws, losses)
+    results = bot_results(config.specs, games)
+    if config.players > 2 and len(names) == 2 and config.gauntlet is not None and games:
+        tested = next(b for b in results if b.name == config.gauntlet)
+        low, high = tested.interval
+        over_field = (
+            elo_of_share(tested.win_rate, config.players),
+            elo_of_share(low, config.players),
+            elo_of_share(high, config.players),
+        )
     return Standings(
-        config, len(games), bot_results(config.specs, games), win_matrix(points), kind,
-        ratings, sprt, difference, uncounted,
+        config, len(games), results, win_matrix(points), kind, ratings, sprt, difference,
+        over_field, uncounted,
     )  # fmt: skip

@@ -14,7 +14,14 @@ from clients.tournament.ratings import (
     elo_ratings,
     openskill_ratings,
 )
-from clients.tournament.sprt import bounds, expected_score, llr, outcomes, sprt_state
+from clients.tournament.sprt import (
+    bounds,
+    elo_of_share,
+    expected_score,
+    llr,
+    outcomes,
+    sprt_state,
+)
 
 
 @pytest.mark.parametrize(
@@ -115,6 +122,9 @@ def test_a_field_of_equal_bots_shares_the_win_by_the_luce_odds() -> None:
     assert expected_score(0, players=6) == pytest.approx(1 / 6)
     assert expected_score(400, players=4) == pytest.approx(10 / 13)
     assert expected_score(120, players=2) == pytest.approx(expected_score(120))
+    for players, elo in [(2, 0.0), (4, 83.0), (6, -120.0), (7, 400.0)]:
+        assert elo_of_share(expected_score(elo, players), players) == pytest.approx(elo)
+    assert elo_of_share(0.0, 4) == -math.inf and elo_of_share(1.0, 4) == math.inf
     assert outcomes(4) == (0.0, 0.25, 1 / 3, 0.5, 1.0) and outcomes(2) == (0.0, 0.5, 1.0)
 
 

@@ -4,6 +4,7 @@ same config gives the same games and results whatever the backend and the worker
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from clients.tournament.config import Sprt, TournamentConfig
 from clients.tournament.report import table, to_json, write_all
 from clients.tournament.results import wilson
 from clients.tournament.runner import RECORD_NAME, run_tournament
+from clients.tournament.sprt import elo_of_share
 
 BOTS = (("random", "random"), ("heuristic", "heuristic"), ("pimc", "pimc:iterations=20"))
 
@@ -99,3 +101,12 @@ def test_a_multiplayer_sprt_tests_the_gauntlet_bot_against_its_field(tmp_path: P
     assert result.games % 4 == 0 and result.games < 40
     assert result.games + result.uncounted == len(records(tmp_path / "g"))
     assert "SPRT [0, 200] of heuristic" in table(result) and "H1 accepted" in table(result)
+    # Its Elo over each random bot in the SPRT's model: the share and its interval mapped
+    # (a sweep is an infinite Elo, null in JSON).
+    tested = next(b for b in result.bots if b.name == "heuristic")
+    shares = (tested.win_rate, *tested.interval)
+    assert result.elo_over_field == tuple(elo_of_share(x, 4) for x in shares)
+    assert "Elo of heuristic over each random, from its share of the wins: " in table(result)
+    assert to_json(result)["elo_over_field"] == [
+        x if math.isfinite(x) else None for x in result.elo_over_field
+    ]
