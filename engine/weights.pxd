@@ -1,7 +1,7 @@
 cdef class WeightTable:
     cdef double* values         # a row per player count; the policy reads it without the GIL
     cdef readonly tuple names
-    cdef readonly dict hand_set
+    cdef dict _hand_set
     cdef dict index
 
     cdef double* values_for(self, int count) except NULL

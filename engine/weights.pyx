@@ -18,7 +18,7 @@ cdef class WeightTable:
         self.index = {name: i for i, name in enumerate(self.names)}
         if len(self.index) != len(self.names):
             raise ValueError("weight names must be unique")
-        self.hand_set = {name: float(value) for name, value in table}
+        self._hand_set = {name: float(value) for name, value in table}
         count = max(1, len(self.names)) * (MAX_GAME_PLAYERS + 1)
         self.values = <double*>malloc(count * sizeof(double))
         if self.values == NULL:
@@ -35,6 +35,11 @@ cdef class WeightTable:
 
     def __dealloc__(self):
         free(self.values)
+
+    @property
+    def hand_set(self) -> dict[str, float]:
+        """The hand-set weights, by name (a copy: `reset` puts these back)."""
+        return dict(self._hand_set)
 
     def get(self, int players) -> dict[str, float]:
         """The weights now in force at `players` players, by name."""
@@ -55,7 +60,7 @@ cdef class WeightTable:
     def reset(self) -> None:
         """Put back the hand-set weights at every player count."""
         for p in range(MAX_GAME_PLAYERS + 1):
-            for name, value in self.hand_set.items():
+            for name, value in self._hand_set.items():
                 self.values[p * len(self.names) + self.index[name]] = value
 
     def _check(self, values, players) -> None:
