@@ -94,8 +94,9 @@ setup(
         "regent.v1",
     ],
     package_data={
-        # The Cython declarations, and the types of the Cython modules (.pyi; PEP 561).
-        **{package: ["*.pxd", "*.pyi"] for package in CYTHON_PACKAGES},
+        # The Cython declarations, the types of the Cython modules (.pyi; PEP 561), and the
+        # heuristics' default fits.
+        **{package: ["*.pxd", "*.pyi", "fits/*.json"] for package in CYTHON_PACKAGES},
         "engine": ["*.pxd", "*.pyi", "py.typed"],
         # The hint page: plain HTML, CSS and JavaScript modules, no build step.
         "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],

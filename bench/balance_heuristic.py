@@ -10,9 +10,10 @@ mean per seat, and the loss is the squared gap to the label less the mean's own 
 variance (an unbiased estimate of the squared error of the exact mean). SPSA fits the
 weights of `engine.<game>.heuristic.TABLE` at the records' player count (one count a fit),
 each perturbation pair playing the same positions with the same seeds; the games of every
-third deal are held out and scored at the start and the end. The fitted weights are written
-as JSON with their player count, to be served (`regent serve --heuristic-weights`), pasted
-into WEIGHTS, or started from by a longer fit (`--start`):
+third deal are held out and scored at the start and the end. A fit starts from the hand-set
+weights (or an earlier fit's, `--start`). The fitted weights are written as JSON with their
+player count, to be served (`regent serve --heuristic-weights`), made the playouts' default
+(a game's `fits/` folder), or started from by a longer fit:
 
     python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
 """
@@ -139,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--c", type=float, default=0.5, help="SPSA perturbation, in scales")
     parser.add_argument("--move", type=float, default=0.2, help="SPSA first step, in scales")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--start", type=Path, help="start from the weights of an earlier fit")
+    parser.add_argument("--start", type=Path,
+                        help="start from an earlier fit's weights, not the hand-set")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="the fitted weights (JSON)")
     args = parser.parse_args(argv)
     game, data = positions(args.records, args.every)
@@ -155,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{game}, {players} players: {len(fit)} positions to fit, {len(held)} held out",
           flush=True)  # fmt: skip
     try:
-        if args.start and load_weights(args.start) != game:
+        if not args.start:
+            table.set(table.hand_set, players)  # not a default fit: a fit starts afresh
+        elif load_weights(args.start) != game:
             parser.error(f"--start {args.start} is a fit of another game than {game}")
         before = loss(held, args.held_playouts, args.epsilon, args.seed)
         fitted = spsa(table, fit, args, players)

@@ -282,7 +282,7 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         help="the playouts' heuristic weights of a fit by bench/balance_heuristic.py (JSON), "
-        "for every search of its game; repeat for each game",
+        "for the searches of its game at the player counts it names; repeat for each game",
     )
     _web_access_options(serve)
     serve.set_defaults(func=_serve)

@@ -29,5 +29,6 @@ ctypedef struct GameApi:
     # How `observer` sees `action` about to be applied: the action itself,
     # OBSERVED_HIDDEN or OBSERVED_NOTHING.
     int (*observed_action)(const void* s, int action, int observer) noexcept nogil
-    # The game's hand-written policy; reads only what the player to move knows.
-    int (*heuristic_action)(const void* s, uint64_t* rng) noexcept nogil
+    # The game's hand-written policy; reads only what the player to move knows. By its
+    # hand-set judgement, or (`playout`) by the playouts' weights at the game's player count.
+    int (*heuristic_action)(const void* s, uint64_t* rng, bint playout) noexcept nogil

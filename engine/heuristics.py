@@ -1,16 +1,15 @@
-"""The games' playout heuristics whose judgement is a table of weights
+"""The games' heuristics whose judgement is a table of weights
 (`engine.<game>.heuristic.TABLE`), and loading weights fitted by
-bench/balance_heuristic.py into them."""
+bench/balance_heuristic.py into their playouts."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 from pathlib import Path
 
 from engine.registry import games
-from engine.weights import WeightTable
+from engine.weights import WeightTable, read_fit
 
 
 def weighted_games() -> list[str]:
@@ -36,17 +35,10 @@ def weight_table(game: str) -> WeightTable:
 def load_weights(path: Path) -> str:
     """Put the weights of a fit's JSON file (`{"game": ..., "weights": {...}}`, and
     `"players": [n, ...]`, the player counts they are for, all when absent) in force for the
-    whole process, before any search runs; its game's name. ValueError says what is wrong
-    with the file, and then no weight changes."""
-    try:
-        fit = json.loads(path.read_text())
-        game, values, players = fit["game"], fit["weights"], fit.get("players")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        raise ValueError(f"{path}: not a fit of heuristic weights ({err})") from None
-    if not isinstance(game, str) or not isinstance(values, dict):
-        raise ValueError(f"{path}: 'game' must be a name and 'weights' an object")
-    if players is not None and (not isinstance(players, list) or not players):
-        raise ValueError(f"{path}: 'players' must be a list of player counts")
+    playouts of the whole process (the heuristic player keeps the hand-set weights), before
+    any search runs; its game's name. ValueError says what is wrong with the file, and then
+    no weight changes."""
+    game, values, players = read_fit(path)
     counts = players or [None]
     try:
         table = weight_table(game)

@@ -1,7 +1,8 @@
 cdef class WeightTable:
-    cdef double* values         # a row per player count; the policy reads it without the GIL
+    cdef double* values         # row 0 hand-set, row p the playouts' at p players
     cdef readonly tuple names
     cdef dict _hand_set
+    cdef dict _fitted           # the default fits: player count -> weights by name
     cdef dict index
 
     cdef double* values_for(self, int count) except NULL

@@ -1,17 +1,39 @@
 # A heuristic's judgement as a table of named weights: C doubles that its policy reads
 # without the GIL, named and set from Python so bench/balance_heuristic.py can fit them.
-# One row per player count, since what a fit finds at one count need not hold at another.
+# Row 0 is the hand-set judgement, what the heuristic player plays by; row p is what the
+# playouts of a p-player game play by, since a fit made at one count need not hold at another.
+import json
+from pathlib import Path
+
 from libc.math cimport isfinite
 from libc.stdlib cimport free, malloc
 
 from engine.game_api cimport MAX_GAME_PLAYERS
 
 
-cdef class WeightTable:
-    """The weights of one heuristic, from `(name, hand-set value)` pairs, in that order: a
-    row of them per player count, each hand-set until set."""
+def read_fit(path):
+    """(game, weights by name, player counts or None for every count) of a fit's JSON file
+    (`{"game": ..., "weights": {...}, "players": [n, ...]}`, as bench/balance_heuristic.py
+    writes it); ValueError names the file and what is wrong with it."""
+    path = Path(path)
+    try:
+        fit = json.loads(path.read_text())
+        game, values, players = fit["game"], fit["weights"], fit.get("players")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        raise ValueError(f"{path}: not a fit of heuristic weights ({err})") from None
+    if not isinstance(game, str) or not isinstance(values, dict):
+        raise ValueError(f"{path}: 'game' must be a name and 'weights' an object")
+    if players is not None and (not isinstance(players, list) or not players):
+        raise ValueError(f"{path}: 'players' must be a list of player counts")
+    return game, values, players
 
-    def __init__(self, table):
+
+cdef class WeightTable:
+    """The weights of one heuristic, from `(name, hand-set value)` pairs, in that order: the
+    hand-set ones, which the heuristic player plays by, and the playouts' at each player
+    count, which are the defaults until set: hand-set, or a fit's from the `fits` folder."""
+
+    def __init__(self, table, fits=None):
         if self.values != NULL:  # the policy holds the pointer: the table is made once
             raise TypeError("a WeightTable cannot be made again")
         self.names = tuple(name for name, _ in table)
@@ -19,16 +41,36 @@ cdef class WeightTable:
         if len(self.index) != len(self.names):
             raise ValueError("weight names must be unique")
         self._hand_set = {name: float(value) for name, value in table}
+        self._fitted = {}
+        if fits is not None and not Path(fits).is_dir():  # a package installed without them
+            raise FileNotFoundError(f"no folder of default fits at {fits}")
+        for path in sorted(Path(fits).glob("*.json")) if fits is not None else ():
+            self._add_default_fit(path)
         count = max(1, len(self.names)) * (MAX_GAME_PLAYERS + 1)
         self.values = <double*>malloc(count * sizeof(double))
         if self.values == NULL:
             raise MemoryError()
         self.reset()
 
+    def _add_default_fit(self, path) -> None:
+        """Make a fit the playouts' default at the counts it names; a default names its counts
+        and every weight, and no count has two."""
+        _, values, players = read_fit(path)
+        try:
+            if players is None or set(values) != set(self.names):
+                raise ValueError("a default fit names its player counts and every weight")
+            for count in players:
+                self._check(values, count)
+                if count in self._fitted:
+                    raise ValueError(f"a second default fit at {count} players")
+                self._fitted[count] = {name: float(v) for name, v in values.items()}
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
+
     cdef double* values_for(self, int count) except NULL:
         """The rows of values, for a policy that reads `count` of them (its enum of weights):
-        the row of p players starts at p * count. ValueError when the table names another
-        number."""
+        row 0 the hand-set ones, the playouts' at p players from p * count. ValueError when the
+        table names another number."""
         if len(self.names) != count:
             raise ValueError(f"the table names {len(self.names)} weights, the policy reads {count}")
         return self.values
@@ -38,29 +80,36 @@ cdef class WeightTable:
 
     @property
     def hand_set(self) -> dict[str, float]:
-        """The hand-set weights, by name (a copy: `reset` puts these back)."""
+        """The hand-set weights, by name: the heuristic player's (a copy)."""
         return dict(self._hand_set)
 
+    def defaults(self, int players) -> dict[str, float]:
+        """The playouts' default weights at `players` players, by name: `reset` puts them
+        back."""
+        self._check({}, players)
+        return {**self._hand_set, **self._fitted.get(players, {})}
+
     def get(self, int players) -> dict[str, float]:
-        """The weights now in force at `players` players, by name."""
+        """The playouts' weights now in force at `players` players, by name."""
         cdef double* row
         self._check({}, players)
         row = self.values + players * len(self.names)
         return {name: row[i] for i, name in enumerate(self.names)}
 
     def set(self, values, players=None) -> None:
-        """Set some weights by name at `players` players (None: at every count), for the whole
-        process (a fit's knob: never while a search runs). ValueError names an unknown weight,
-        one not a finite number or a player count out of range; then nothing changes."""
+        """Set some of the playouts' weights by name at `players` players (None: at every
+        count), for the whole process (a fit's knob: never while a search runs). ValueError
+        names an unknown weight, one not a finite number or a player count out of range; then
+        nothing changes. The hand-set weights stay as they are."""
         self._check(values, players)
         for p in (range(1, MAX_GAME_PLAYERS + 1) if players is None else (players,)):
             for name, value in values.items():
                 self.values[p * len(self.names) + self.index[name]] = float(value)
 
     def reset(self) -> None:
-        """Put back the hand-set weights at every player count."""
+        """Put back the default weights at every player count."""
         for p in range(MAX_GAME_PLAYERS + 1):
-            for name, value in self._hand_set.items():
+            for name, value in (self.defaults(p) if p else self._hand_set).items():
                 self.values[p * len(self.names) + self.index[name]] = value
 
     def _check(self, values, players) -> None:

@@ -224,7 +224,7 @@ cdef inline int playout_action(const GameApi* api, const void* s, bint heuristic
     `epsilon`."""
     cdef int n
     if heuristic and rng_below(rng, 1000000) >= epsilon * 1000000:
-        return api.heuristic_action(s, rng)
+        return api.heuristic_action(s, rng, True)
     n = api.legal_actions(s, buf)
     return buf[rng_below(rng, n)]
 
@@ -686,11 +686,12 @@ def _best(dict merged) -> int:
                                       -(merged[a][1] / merged[a][0] if merged[a][0] else 0.0), a))
 
 
-def heuristic_action(CState state, seed) -> int:
-    """The game's hand-written policy for the player to move in `state`."""
+def heuristic_action(CState state, seed, bint playout=False) -> int:
+    """The game's hand-written policy for the player to move in `state`: by its hand-set
+    judgement (the heuristic player), or by the playouts' weights (`playout`)."""
     cdef uint64_t rng[4]
     rng_seed(rng, seed & 0xFFFFFFFFFFFFFFFF)
-    return state.api.heuristic_action(state.ptr, rng)
+    return state.api.heuristic_action(state.ptr, rng, playout)
 
 
 def playout_results(CState state, int playouts, double epsilon, seed) -> tuple:

@@ -50,8 +50,8 @@ cdef int _observed_action(const void* s, int action, int observer) noexcept nogi
     return ct_observed_action(<const CTState*>s, action, observer)
 
 
-cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
-    return ct_heuristic_action(<const CTState*>s, rng)
+cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept nogil:
+    return ct_heuristic_action(<const CTState*>s, rng, playout)
 
 
 cdef GameApi CT_API

@@ -1,7 +1,8 @@
 # A hand-written Citadels policy, in C for playouts. It reads only what the
 # player to move knows: its hand and gold, the cities, revealed characters and
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
-# bench/balance_heuristic.py can fit them; the defaults are the hand-set values.
+# bench/balance_heuristic.py can fit them; the player and the playouts play by the hand-set
+# values unless a fit is put in force.
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from engine.citadels.core cimport (
@@ -58,9 +59,10 @@ TABLE = WeightTable(WEIGHTS)
 cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 
-cdef inline const double* weights(const CTState* s) noexcept nogil:
-    """The weights in force at the game's player count: W[i] is WEIGHTS[i]'s value."""
-    return ROWS + s.num_players * NUM_WEIGHTS
+cdef inline const double* weights(const CTState* s, bint playout) noexcept nogil:
+    """The hand-set weights, or (`playout`) the playouts' at the game's player count: W[i] is
+    WEIGHTS[i]'s value."""
+    return ROWS + (s.num_players if playout else 0) * NUM_WEIGHTS
 
 # How likely each character is to be a good target for the Assassin and the Thief
 # (whole numbers: they are drawn in proportion).
@@ -84,8 +86,7 @@ cdef int leader(const CTState* s, int me) noexcept nogil:
     return best
 
 
-cdef double char_value(const CTState* s, int p, int c) noexcept nogil:
-    cdef const double* W = weights(s)
+cdef double char_value(const CTState* s, const double* W, int p, int c) noexcept nogil:
     cdef double v = W[W_BASE + c] + W[W_INCOME] * ct_income(s, p, c)
     cdef int q, most = 0
     if c == MERCHANT:
@@ -108,20 +109,19 @@ cdef double char_value(const CTState* s, int p, int c) noexcept nogil:
     return v
 
 
-cdef int best_char(const CTState* s, int p, uint8_t pool) noexcept nogil:
+cdef int best_char(const CTState* s, const double* W, int p, uint8_t pool) noexcept nogil:
     cdef int c, best = -1
     cdef double value, best_value = -1e300
     for c in range(NUM_CHARS):
         if (pool >> c) & 1:
-            value = char_value(s, p, c)
+            value = char_value(s, W, p, c)
             if value > best_value:
                 best_value = value
                 best = c
     return best
 
 
-cdef double keep_value(const CTState* s, int p, int kind) noexcept nogil:
-    cdef const double* W = weights(s)
+cdef double keep_value(const CTState* s, const double* W, int p, int kind) noexcept nogil:
     cdef double v = points(kind)
     if ct_has(s, p, kind) or s.hand_kind[p][kind] > 0:
         v -= W[W_KEEP_DUPLICATE]
@@ -155,8 +155,8 @@ cdef int weighted_target(const CTState* s, int p, const int* weights, uint64_t* 
     return -1
 
 
-cdef int main_action(const CTState* s, const int16_t* legal, int n, uint64_t* rng) noexcept nogil:
-    cdef const double* W = weights(s)
+cdef int main_action(const CTState* s, const double* W, const int16_t* legal, int n,
+                     uint64_t* rng) noexcept nogil:
     cdef int p = s.cur, c = s.call, i, a, kind, best = -1, q, target, price, best_price
     cdef double value, best_value = -1e300
     cdef bint can_income = False
@@ -243,15 +243,16 @@ cdef int colour_for(int c) noexcept nogil:
     return -1
 
 
-cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
+cdef int ct_heuristic_action(const CTState* s, uint64_t* rng, bint playout) noexcept nogil:
+    cdef const double* W = weights(s, playout)
     cdef int16_t legal[MAX_LEGAL]
     cdef int n = ct_legal_actions(s, legal), p = s.cur, i, kind, best, cheapest
     cdef double value, best_value
     cdef int ph = s.phase
     if ph == PH_PICK:
-        return A_PICK + best_char(s, p, s.pool)
+        return A_PICK + best_char(s, W, p, s.pool)
     if ph == PH_DISCARD:
-        return A_DISCARD + best_char(s, (p + 1) % s.num_players, s.pool)
+        return A_DISCARD + best_char(s, W, (p + 1) % s.num_players, s.pool)
     if ph == PH_RESOURCE:
         cheapest = 1000
         for kind in range(NUM_DKINDS):
@@ -266,15 +267,15 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng) noexcept nogil:
         best_value = -1e300
         for i in range(n):
             if s.keep_left == 1:
-                value = keep_value(s, p, legal[i] - A_KEEP)
+                value = keep_value(s, W, p, legal[i] - A_KEEP)
             else:
-                value = -keep_value(s, p, legal[i] - A_RETURN)
+                value = -keep_value(s, W, p, legal[i] - A_RETURN)
             if value > best_value:
                 best_value = value
                 best = legal[i]
         return best
     if ph == PH_MAIN:
-        return main_action(s, legal, n, rng)
+        return main_action(s, W, legal, n, rng)
     if ph == PH_REDRAW:
         for i in range(n):
             if A_REDRAW <= legal[i] < A_REDRAW_DONE and ct_has(s, p, legal[i] - A_REDRAW):

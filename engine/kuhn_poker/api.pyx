@@ -49,7 +49,8 @@ cdef int _observed_action(const void* s, int action, int observer) noexcept nogi
     return kp_observed_action(<const KPState*>s, action, observer)
 
 
-cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
+cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept nogil:
+    # One judgement, no weights: the playouts play as the heuristic player does.
     return kp_heuristic_action(<const KPState*>s, rng)
 
 

@@ -50,8 +50,8 @@ cdef int _observed_action(const void* s, int action, int observer) noexcept nogi
     return rc_observed_action(<const RCState*>s, action, observer)
 
 
-cdef int _heuristic_action(const void* s, uint64_t* rng) noexcept nogil:
-    return rc_heuristic_action(<const RCState*>s, rng)
+cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept nogil:
+    return rc_heuristic_action(<const RCState*>s, rng, playout)
 
 
 cdef GameApi RC_API

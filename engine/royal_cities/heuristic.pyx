@@ -2,7 +2,11 @@
 # it can, buys when the Market is rich, and aims its effects at majorities.
 # It reads only what the player to move knows: its own hand, the public board
 # and the cards it drew itself. Its judgement is a table of weights, so that
-# bench/balance_heuristic.py can fit them; the defaults are the hand-set values.
+# bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
+# the playouts too, except at the player counts of a fit in fits/ (2 players: the fit that won
+# an SPRT against v0.1.0, docs/strength.md's SPRT log).
+from pathlib import Path
+
 from libc.stdint cimport int16_t, uint64_t
 
 from engine.bits cimport bits_pop
@@ -73,13 +77,14 @@ cdef enum:
     W_JESTER_USE
     NUM_WEIGHTS
 
-TABLE = WeightTable(WEIGHTS)
+TABLE = WeightTable(WEIGHTS, fits=Path(__file__).parent / "fits")
 cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 
-cdef inline const double* weights(const RCState* s) noexcept nogil:
-    """The weights in force at the game's player count: W[i] is WEIGHTS[i]'s value."""
-    return ROWS + s.num_players * NUM_WEIGHTS
+cdef inline const double* weights(const RCState* s, bint playout) noexcept nogil:
+    """The hand-set weights, or (`playout`) the playouts' at the game's player count: W[i] is
+    WEIGHTS[i]'s value."""
+    return ROWS + (s.num_players if playout else 0) * NUM_WEIGHTS
 
 
 cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:
@@ -97,9 +102,8 @@ cdef int best_other(const RCState* s, int me, int colour) noexcept nogil:
     return best
 
 
-cdef double card_use(const RCState* s, int me, int kind) noexcept nogil:
+cdef double card_use(const RCState* s, const double* W, int me, int kind) noexcept nogil:
     """How much a card is worth in hand: its value when it can still be built."""
-    cdef const double* W = weights(s)
     cdef int colour = kind // 7, value = kind % 7, c
     if colour == WHITE:
         for c in range(NUM_CITIES):
@@ -120,9 +124,9 @@ cdef double majority_gain(const RCState* s, int me, int colour, int delta) noexc
     return after - before
 
 
-cdef double target_value(const RCState* s, int me, int owner, int colour, bint knight) noexcept nogil:
+cdef double target_value(const RCState* s, const double* W, int me, int owner, int colour,
+                         bint knight) noexcept nogil:
     """Assassin or Knight on the top card of a City: hurt a leader, help myself."""
-    cdef const double* W = weights(s)
     cdef int n = s.city_n[owner][colour], card, value, mine, theirs, dest
     if n == 0:
         return -100.0
@@ -144,9 +148,8 @@ cdef double target_value(const RCState* s, int me, int owner, int colour, bint k
     return score
 
 
-cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
+cdef int plan_purchase(const RCState* s, const double* W, int me) noexcept nogil:
     """The lowest kind of a greedy purchase plan (by usefulness per point), or -1."""
-    cdef const double* W = weights(s)
     cdef int power = s.power, kind, best_kind, lowest = -1
     cdef int count[NUM_KINDS]
     cdef double best, score
@@ -156,7 +159,7 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
     while kinds:
         kind = bits_pop(&kinds)
         count[kind] = s.mkt_kind[kind]
-        use[kind] = card_use(s, me, kind)
+        use[kind] = card_use(s, W, me, kind)
     while True:
         best = W[W_BUY_USE]
         best_kind = -1
@@ -176,14 +179,13 @@ cdef int plan_purchase(const RCState* s, int me) noexcept nogil:
             lowest = best_kind
 
 
-cdef bint market_is_rich(const RCState* s, int me) noexcept nogil:
-    cdef const double* W = weights(s)
+cdef bint market_is_rich(const RCState* s, const double* W, int me) noexcept nogil:
     cdef int kind
     cdef double total = 0.0
     cdef uint64_t kinds = s.mkt_mask
     while kinds:
         kind = bits_pop(&kinds)
-        total += s.mkt_kind[kind] * card_use(s, me, kind)
+        total += s.mkt_kind[kind] * card_use(s, W, me, kind)
     return total >= W[W_RICH_USE] or s.market_n >= W[W_RICH_CARDS]
 
 
@@ -191,27 +193,26 @@ cdef bint would_revolt(const RCState* s, int kind) noexcept nogil:
     return s.market_n >= 4 and s.mkt_col[kind // 7] >= 2
 
 
-cdef bint strike_worthwhile(const RCState* s, int me, bint knight) noexcept nogil:
+cdef bint strike_worthwhile(const RCState* s, const double* W, int me, bint knight) noexcept nogil:
     """Whether an Assassin (or a Knight) has an opponent's City worth hitting."""
-    cdef const double* W = weights(s)
     cdef int owner, colour
     for owner in range(s.num_players):
         if owner == me:
             continue
         for colour in range(NUM_CITIES):
-            if target_value(s, me, owner, colour, knight) >= W[W_STRIKE_TARGET]:
+            if target_value(s, W, me, owner, colour, knight) >= W[W_STRIKE_TARGET]:
                 return True
     return False
 
 
-cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
-    cdef const double* W = weights(s)
+cdef int rc_heuristic_action(const RCState* s, uint64_t* rng, bint playout) noexcept nogil:
+    cdef const double* W = weights(s, playout)
     cdef int16_t buf[MAX_LEGAL]
     cdef int n = rc_legal_actions(s, buf), i, a, me = s.cur, best_i = 0, kind, colour, owner
     cdef double best = -1e9, score
     cdef int ph = s.phase
     # Worked out once per decision, not once per candidate move.
-    cdef int plan = plan_purchase(s, me) if ph == PH_PURCHASE else -1
+    cdef int plan = plan_purchase(s, W, me) if ph == PH_PURCHASE else -1
     cdef int strikes = -1      # bit 0: an Assassin target is worth it, bit 1: a Knight's
     if n == 1:
         return buf[0]
@@ -234,7 +235,7 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
             score = -10.0 if would_revolt(s, kind) else kind % 7 * 0.1
         elif ph == PH_TURN:
             if a == A_PURCHASE:
-                score = W[W_PURCHASE_RICH] if market_is_rich(s, me) else W[W_PURCHASE_POOR]
+                score = W[W_PURCHASE_RICH] if market_is_rich(s, W, me) else W[W_PURCHASE_POOR]
             elif a == A_ADD:
                 score = 0.0
             elif a == A_ADD_HERO:
@@ -244,10 +245,11 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
                 score = W[W_PLAY_HAND]
                 if kind % 7 == EFFECT_ASSASSIN or kind % 7 == EFFECT_KNIGHT:
                     if strikes < 0:
-                        strikes = strike_worthwhile(s, me, False) | strike_worthwhile(s, me, True) << 1
+                        strikes = (strike_worthwhile(s, W, me, False)
+                                   | strike_worthwhile(s, W, me, True) << 1)
                     if (strikes >> (kind % 7 == EFFECT_KNIGHT)) & 1:
-                        score = W[W_STRIKE] - card_use(s, me, kind) * W[W_STRIKE_USE]
-                elif kind % 7 == EFFECT_JESTER and card_use(s, me, kind) < W[W_JESTER_USE]:
+                        score = W[W_STRIKE] - card_use(s, W, me, kind) * W[W_STRIKE_USE]
+                elif kind % 7 == EFFECT_JESTER and card_use(s, W, me, kind) < W[W_JESTER_USE]:
                     score = W[W_JESTER]
             else:
                 score = W[W_PLAY_CITY]
@@ -255,17 +257,17 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng) noexcept nogil:
             if a == A_STOP:
                 score = 1.0 if plan < 0 else -1.0
             else:
-                score = 2.0 if a - A_BUY == plan else card_use(s, me, a - A_BUY) * 0.01
+                score = 2.0 if a - A_BUY == plan else card_use(s, W, me, a - A_BUY) * 0.01
         elif ph == PH_EFFECT:
             if s.effect == EFFECT_EMPTINESS:
                 score = (a - A_MARKET_DISCARD) % 7
             elif s.effect == EFFECT_MERCHANT:
-                score = card_use(s, me, a - A_MARKET_TAKE)
+                score = card_use(s, W, me, a - A_MARKET_TAKE)
             elif s.effect == EFFECT_VILLAGER:
                 score = rc_city_top_value(s, me, a - A_OWN_CITY)
             elif s.effect == EFFECT_ASSASSIN or s.effect == EFFECT_KNIGHT:
                 owner = (a - A_TARGET) // 6
-                score = target_value(s, me, owner, (a - A_TARGET) % 6, s.effect == EFFECT_KNIGHT)
+                score = target_value(s, W, me, owner, (a - A_TARGET) % 6, s.effect == EFFECT_KNIGHT)
             elif s.effect == EFFECT_ASTROLOGER:
                 score = -1.0 if a == A_STOP else (a - A_BUILD) // 6 % 7
         elif ph == PH_KNIGHT_DEST:

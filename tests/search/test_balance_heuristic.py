@@ -69,7 +69,10 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     # The service puts a fit in force with `regent serve --heuristic-weights`: at 3 players.
     assert load_weights(out) == "citadels"
     assert TABLE.get(3) == fitted["weights"] and TABLE.get(4) == HAND_SET
-    TABLE.reset()
+    # A fit starts from the hand-set weights, whatever is in force: the same fit again.
+    assert main([*args[:-2], "--out", str(tmp_path / "same.json")]) == 0
+    assert json.loads((tmp_path / "same.json").read_text())["weights"] == fitted["weights"]
+    assert at_defaults()
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
     assert at_defaults()

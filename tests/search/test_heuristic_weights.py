@@ -1,6 +1,7 @@
-"""Each heuristic's table of weights, a row per player count: the hand-set weights play
-exactly as the constants in code did, and setting weights changes play for the whole process,
-at one player count or all, all or nothing."""
+"""Each heuristic's table of weights: the heuristic player plays by the hand-set weights,
+exactly as the constants in code did; the playouts by a row per player count, the hand-set
+weights or a default fit's, and setting them changes the playouts for the whole process, at one
+player count or all, all or nothing, and never the player."""
 
 from __future__ import annotations
 
@@ -27,15 +28,16 @@ GAMES = {
 }
 
 
-def digest(game: str, deals: int = 50) -> str:
-    """A digest of every action of heuristic self-play games at every player count."""
+def digest(game: str, deals: int = 50, playout: bool = False, counts: tuple[int, ...] = ()) -> str:
+    """A digest of every action of heuristic self-play games (by the player's weights or the
+    playouts') at the given player counts, every count when none."""
     h = hashlib.sha256()
-    for players in engine.game(game).player_counts:
+    for players in counts or engine.game(game).player_counts:
         for d in range(deals):
             state = engine.new_game(game, players, seed=1000 + d)
             k = 0
             while not state.is_terminal():
-                action = heuristic_action(state, d * 7919 + k)
+                action = heuristic_action(state, d * 7919 + k, playout)
                 k += 1
                 h.update(action.to_bytes(2, "little"))
                 state.apply_action(action)
@@ -54,30 +56,49 @@ def game(request: pytest.FixtureRequest) -> Iterator[str]:
 COUNTS = sorted({n for g in GAMES for n in engine.game(g).player_counts} | {1})
 
 
+#: The default fits of the playouts: game -> the player counts they are for.
+FITTED = {"citadels": (), "royal_cities": (2,)}
+
+
 def at_defaults(table: WeightTable) -> bool:
-    return all(table.get(p) == table.hand_set for p in COUNTS)
+    return all(table.get(p) == table.defaults(p) for p in COUNTS)
 
 
-def test_the_defaults_play_exactly_as_the_hand_set_constants(game: str) -> None:
+def test_the_heuristic_player_plays_exactly_as_the_hand_set_constants(game: str) -> None:
     assert at_defaults(weight_table(game))
     assert digest(game) == GAMES[game][0]
 
 
-def test_other_weights_change_play_and_reset_puts_them_back(game: str) -> None:
+def test_the_playouts_play_by_the_default_fits_and_else_as_the_player(game: str) -> None:
+    table = weight_table(game)
+    for players in engine.game(game).player_counts:
+        fitted = players in FITTED[game]
+        assert (table.defaults(players) != table.hand_set) == fitted
+        same = digest(game, 10, True, (players,)) == digest(game, 10, False, (players,))
+        assert same != fitted, players
+    for players in FITTED[game]:
+        fit = json.loads(next((ROOT / "engine" / game / "fits").glob("*.json")).read_text())
+        assert table.defaults(players) == fit["weights"] and players in fit["players"]
+
+
+def test_other_weights_change_the_playouts_and_reset_puts_them_back(game: str) -> None:
     table, changes = weight_table(game), GAMES[game][1]
+    before = digest(game, 10, True)
     table.set(changes)
     assert all({name: table.get(p)[name] for name in changes} == changes for p in (1, 2, 4))
-    changed = digest(game, 10)
+    changed = digest(game, 10, True)
+    assert changed != before
+    assert digest(game) == GAMES[game][0]  # the heuristic player plays as it did
     table.reset()
-    assert digest(game, 10) != changed
+    assert digest(game, 10, True) == before
     assert at_defaults(table)
 
 
 def test_weights_set_at_one_player_count_change_only_its_games(game: str) -> None:
     table, changes = weight_table(game), GAMES[game][1]
     table.set(changes, 3)
-    assert table.get(3) == {**table.hand_set, **changes}
-    assert all(table.get(p) == table.hand_set for p in (1, 2, 4))
+    assert table.get(3) == {**table.defaults(3), **changes}
+    assert all(table.get(p) == table.defaults(p) for p in (1, 2, 4))
 
 
 def test_bad_weights_are_refused_and_nothing_changes(game: str) -> None:
@@ -144,20 +165,53 @@ def test_a_weights_file_is_put_in_force(game: str, tmp_path: Path) -> None:
     path.write_text(json.dumps({"game": game, "weights": changes}))
     assert load_weights(path) == game
     table = weight_table(game)
-    assert all(table.get(p) == {**table.hand_set, **changes} for p in (1, 2, 4))
+    assert all(table.get(p) == {**table.defaults(p), **changes} for p in (1, 2, 4))
     table.reset()
     path.write_text(json.dumps({"game": game, "weights": changes, "players": [4]}))
     assert load_weights(path) == game
-    assert table.get(4) == {**table.hand_set, **changes}
-    assert all(table.get(p) == table.hand_set for p in (1, 2, 3))
+    assert table.get(4) == {**table.defaults(4), **changes}
+    assert all(table.get(p) == table.defaults(p) for p in (1, 2, 3))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "docs" / "fits").glob("*.json")), ids=str)
+FITS = sorted([*(ROOT / "docs" / "fits").glob("*.json"), *ROOT.glob("engine/*/fits/*.json")])
+
+
+@pytest.mark.parametrize("path", FITS, ids=lambda path: path.name)
 def test_the_documented_fits_name_every_weight_of_their_game(path: Path) -> None:
-    """A fit in docs/fits (served in docs/strength.md's SPRTs) still fits its table."""
+    """A fit in docs/fits (served in docs/strength.md's SPRTs) or a default fit in its game's
+    package still fits its table."""
     game = json.loads(path.read_text())["game"]
     try:
         assert load_weights(path) == game
         assert set(json.loads(path.read_text())["weights"]) == set(weight_table(game).names)
     finally:
         weight_table(game).reset()
+
+
+def test_a_default_fit_names_its_counts_and_every_weight(tmp_path: Path) -> None:
+    weights = [("a", 1.0), ("b", 2.0)]
+    (tmp_path / "2p.json").write_text(json.dumps({"game": "g", "players": [2, 3],
+                                                  "weights": {"a": 5.0, "b": 6.0}}))  # fmt: skip
+    table = WeightTable(weights, fits=tmp_path)
+    assert table.hand_set == table.get(1) == table.defaults(4) == {"a": 1.0, "b": 2.0}
+    assert table.get(2) == table.defaults(3) == {"a": 5.0, "b": 6.0}
+    table.set({"a": 9.0}, 2)
+    table.reset()
+    assert table.get(2) == {"a": 5.0, "b": 6.0}
+    with pytest.raises(FileNotFoundError, match="no folder of default fits"):
+        WeightTable(weights, fits=tmp_path / "missing")
+    for name, fit, reason in [
+        ("3p.json", {"players": [3], "weights": {"a": 0.0, "b": 0.0}}, "a second default fit"),
+        ("4p.json", {"players": [4], "weights": {"a": 0.0}}, "every weight"),
+        ("4p.json", {"weights": {"a": 0.0, "b": 0.0}}, "its player counts"),
+        ("4p.json", {"players": [9], "weights": {"a": 0.0, "b": 0.0}}, "players must be"),
+    ]:
+        bad = tmp_path / "bad"
+        bad.mkdir(exist_ok=True)
+        for path in bad.glob("*.json"):
+            path.unlink()
+        (bad / "2p.json").write_text((tmp_path / "2p.json").read_text())
+        (bad / name).write_text(json.dumps({"game": "g", **fit}))
+        with pytest.raises(ValueError, match=reason) as err:
+            WeightTable(weights, fits=bad)
+        assert name in str(err.value)
