@@ -64,6 +64,16 @@ SPEC = register(
             1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
             **{n: "mo-ismcts" for n in (2, 3, 4)},
         },
+        # With its 2-player playouts fitted, a search gains more from each doubling of its
+        # budget: the 2-player ladder in docs/strength.md places these.
+        levels={
+            3: "mo-ismcts:iterations=40,temperature=0.3",
+            5: "mo-ismcts:iterations=90",
+            6: "mo-ismcts:iterations=170",
+            7: "mo-ismcts:iterations=500",
+            8: "mo-ismcts:iterations=1500",
+            9: "mo-ismcts:iterations=6000",
+        },
         adapters={"converter": "convert.royal_cities", "text": "clients.royal_cities_text"},
         solo_grade=legend_grade,
         primary=True,
