@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)  # fmt: skip
     try:
         if not args.start:
-            table.set(table.hand_set, players)  # not a default fit: a fit starts afresh
+            table.set(table.hand_set, players)  # from the hand-set weights, not a default fit
         elif load_weights(args.start) != game:
             parser.error(f"--start {args.start} is a fit of another game than {game}")
         before = loss(held, args.held_playouts, args.epsilon, args.seed)
