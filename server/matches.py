@@ -446,7 +446,8 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 )
             else:
                 seats.append(f"human:{seat.human_name}")
-                tokens.append((i, secrets.token_urlsafe(24)))
+                # Hex: a token never starts with '-', which a command line reads as an option.
+                tokens.append((i, secrets.token_hex(24)))
         try:
             rules = rules_of_request(game, request)
         except InvalidObservationError as err:

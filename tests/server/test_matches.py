@@ -191,6 +191,16 @@ def test_a_solo_match(matches: matches_pb2_grpc.MatchServiceStub) -> None:
     assert summary.status == FINISHED
 
 
+def test_seat_tokens_are_hex_so_a_command_line_takes_them(
+    matches: matches_pb2_grpc.MatchServiceStub,
+) -> None:
+    """`regent watch MATCH --token TOKEN`: a token starting with '-' would read as an option
+    (base64url tokens did, one in 64)."""
+    for seed in range(8):
+        _, tokens = create(matches, [human("a"), human("b"), human("c"), human("d")], seed=seed)
+        assert all(len(t) == 48 and set(t) <= set("0123456789abcdef") for t in tokens.values())
+
+
 def test_a_match_of_bots_plays_itself(
     regent_server: RunningServer, matches: matches_pb2_grpc.MatchServiceStub
 ) -> None:
