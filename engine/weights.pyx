@@ -42,10 +42,11 @@ cdef class WeightTable:
             raise ValueError("weight names must be unique")
         self._hand_set = {name: float(value) for name, value in table}
         self._fitted = {}
-        if fits is not None and not Path(fits).is_dir():  # a package installed without them
-            raise FileNotFoundError(f"no folder of default fits at {fits}")
-        for path in sorted(Path(fits).glob("*.json")) if fits is not None else ():
-            self._add_default_fit(path)
+        if fits is not None:
+            if not Path(fits).is_dir():  # a package installed without them
+                raise FileNotFoundError(f"no folder of default fits at {fits}")
+            for path in sorted(Path(fits).glob("*.json")):
+                self._add_default_fit(path)
         count = max(1, len(self.names)) * (MAX_GAME_PLAYERS + 1)
         self.values = <double*>malloc(count * sizeof(double))
         if self.values == NULL:
