@@ -28,9 +28,9 @@ from pathlib import Path
 
 import engine
 from clients.tournament.record import read
-from engine.heuristics import load_weights, weight_table
+from engine.heuristics import weight_table
 from engine.interface import State
-from engine.weights import WeightTable
+from engine.weights import WeightTable, read_fit
 from search.ismcts import playout_results
 
 HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
@@ -127,6 +127,20 @@ def spsa(
     return at(x)
 
 
+def start(
+    table: WeightTable, path: Path, game: str, players: int, parser: argparse.ArgumentParser
+) -> None:
+    """Put an earlier fit's weights in force at the records' player count, whatever counts
+    the fit was made for (a 3-player fit may start from the 4-player one)."""
+    try:
+        start_game, values, _ = read_fit(path)
+        if start_game != game:
+            raise ValueError(f"a fit of another game than {game}")
+        table.set(values, players)
+    except ValueError as err:
+        parser.error(f"--start {path}: {err}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="+", type=Path, help="tournament records (record.jsonl)")
@@ -141,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move", type=float, default=0.2, help="SPSA first step, in scales")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path,
-                        help="start from an earlier fit's weights, not the hand-set")  # fmt: skip
+                        help="start from an earlier fit's weights (whatever counts it names), "
+                        "not the hand-set")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="the fitted weights (JSON)")
     args = parser.parse_args(argv)
     game, data = positions(args.records, args.every)
@@ -157,10 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{game}, {players} players: {len(fit)} positions to fit, {len(held)} held out",
           flush=True)  # fmt: skip
     try:
-        if not args.start:
-            table.set(table.hand_set, players)  # from the hand-set weights, not a default fit
-        elif load_weights(args.start) != game:
-            parser.error(f"--start {args.start} is a fit of another game than {game}")
+        table.set(table.hand_set, players)  # from the hand-set weights, not a default fit
+        if args.start:
+            start(table, args.start, game, players, parser)
         before = loss(held, args.held_playouts, args.epsilon, args.seed)
         fitted = spsa(table, fit, args, players)
         after = loss(held, args.held_playouts, args.epsilon, args.seed)

@@ -94,11 +94,35 @@ def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path)
         positions([citadels_record, other], every=10)
 
 
-def test_a_start_from_another_games_fit_is_refused(citadels_record: Path, tmp_path: Path) -> None:
-    other = tmp_path / "rc.json"
-    other.write_text(json.dumps({"game": "royal_cities", "weights": {}}))
+def test_a_start_from_another_counts_fit_starts_at_the_records_count(
+    citadels_record: Path, tmp_path: Path
+) -> None:
+    """A 3-player fit may start from a 4-player one: its weights, not the hand-set."""
+    changed = {name: value + 1.0 for name, value in HAND_SET.items()}
+    four = tmp_path / "4p.json"
+    four.write_text(json.dumps({"game": "citadels", "weights": changed, "players": [4]}))
+    out = tmp_path / "fit.json"
+    assert main([str(citadels_record), "--every", "10", "--steps", "0", "--held-playouts", "4",
+                 "--start", str(four), "--out", str(out)]) == 0  # fmt: skip
+    fitted = json.loads(out.read_text())
+    assert fitted["players"] == [3] and fitted["weights"] == pytest.approx(changed)
+    assert at_defaults()
+
+
+@pytest.mark.parametrize(
+    ("fit", "reason"),
+    [({"game": "royal_cities", "weights": {}}, "a fit of another game than citadels"),
+     ({"game": "citadels", "weights": {"no_such_weight": 1.0}}, "no_such_weight")],
+)  # fmt: skip
+def test_a_bad_start_is_refused_and_changes_nothing(
+    citadels_record: Path, tmp_path: Path, capsys, fit: dict, reason: str
+) -> None:
+    other = tmp_path / "start.json"
+    other.write_text(json.dumps(fit))
     with pytest.raises(SystemExit):
         main([str(citadels_record), "--steps", "1", "--start", str(other),
               "--out", str(tmp_path / "fit.json")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert f"--start {other}: " in err and reason in err
     assert at_defaults()
     assert not (tmp_path / "fit.json").exists()
