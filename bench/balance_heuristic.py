@@ -134,8 +134,11 @@ def start(
     the fit was made for (a 3-player fit may start from the 4-player one)."""
     try:
         start_game, values, _ = read_fit(path)
-        if start_game != game:
-            raise ValueError(f"a fit of another game than {game}")
+    except ValueError as err:
+        parser.error(f"--start: {err}")  # the error names the file
+    if start_game != game:
+        parser.error(f"--start {path}: a fit of another game than {game}")
+    try:
         table.set(values, players)
     except ValueError as err:
         parser.error(f"--start {path}: {err}")
