@@ -135,7 +135,7 @@ def start(
     try:
         start_game, values, _ = read_fit(path)
     except ValueError as err:
-        parser.error(f"--start: {err}")  # the error names the file
+        parser.error(f"--start {err}")  # read_fit's error starts with the file
     if start_game != game:
         parser.error(f"--start {path}: a fit of another game than {game}")
     try:
