@@ -73,6 +73,15 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+#: What Ray's start-up timeouts say: the raylet's, and the GCS server's port file's.
+_STARTUP_TIMEOUTS = ("timed out during startup", "Timed out waiting for file")
+
+
+def _startup_timeout(err: Exception) -> bool:
+    """Whether `err` is Ray giving up on a new local node's start, worth one more try."""
+    return any(text in str(err) for text in _STARTUP_TIMEOUTS)
+
+
 class RayBackend:
     """Tasks on the Ray cluster at `address` (a local Ray instance when None) with as many
     in flight as the cluster has CPUs (or `workers`)."""
@@ -87,8 +96,9 @@ class RayBackend:
         started = not ray.is_initialized()
         if started:
             local = self.address is None
-            # Ray waits a fixed 30 s for a new node's raylet; on a loaded machine a local
-            # instance can miss that, so it gets one more try (a cluster does not).
+            # Ray waits a fixed time for a new node's GCS server and raylet; on a loaded
+            # machine a local instance can miss either, so it gets one more try (a cluster
+            # does not).
             for attempt in range(2 if local else 1):
                 try:
                     ray.init(
@@ -100,9 +110,9 @@ class RayBackend:
                         configure_logging=False,
                     )
                     break
-                except Exception as err:  # Ray raises a bare Exception for this timeout
+                except Exception as err:  # Ray raises bare Exceptions for these timeouts
                     ray.shutdown()
-                    if attempt == 1 or not local or "timed out during startup" not in str(err):
+                    if attempt == 1 or not local or not _startup_timeout(err):
                         raise
         task = ray.remote(num_cpus=1)(play)
         limit = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))

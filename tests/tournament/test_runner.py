@@ -49,6 +49,39 @@ def test_ray_plays_the_same_games(tmp_path: Path) -> None:
     assert records(tmp_path / "ray") == records(tmp_path / "local")
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "message",
+    ["The current node timed out during startup.", "Timed out waiting for file /tmp/ray/x/gcs"],
+)
+def test_a_local_ray_start_that_times_out_gets_one_more_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, message: str
+) -> None:
+    """Ray's fixed start-up waits (the raylet's, the GCS server's) can pass on a loaded
+    machine; the second start plays the tournament, another error is not retried."""
+    import ray
+
+    real_init, calls = ray.init, []
+
+    def init_failing_once(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            raise Exception(message)  # what Ray raises
+        return real_init(*args, **kwargs)
+
+    monkeypatch.setattr(ray, "init", init_failing_once)
+    config = TournamentConfig("royal_cities", 2, BOTS[:2], games=2, seed=7)
+    result = run_tournament(config, tmp_path / "ray", backend=RayBackend(workers=1))
+    assert result.games == 2 and len(calls) == 2
+
+    def init_failing(*args: object, **kwargs: object) -> object:
+        raise Exception("some other failure")
+
+    monkeypatch.setattr(ray, "init", init_failing)
+    with pytest.raises(Exception, match="some other failure"):
+        run_tournament(config, tmp_path / "other", backend=RayBackend(workers=1))
+
+
 def test_four_players_with_a_rules_option_get_openskill_ratings(tmp_path: Path) -> None:
     bots = (*BOTS, ("mo", "mo-ismcts:iterations=10"))
     config = TournamentConfig("royal_cities", 4, bots, games=4, seed=2,
