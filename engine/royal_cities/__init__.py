@@ -60,9 +60,12 @@ SPEC = register(
         ),
         # Solo: the margin over the Regent is the grade, so the reward counts it; tuned at
         # equal time (docs/strength.md, "Royal Cities, solo: the tuned default").
+        # 2 players: fewer random moves in the fitted playouts won the SPRT against v0.1.0
+        # (docs/strength.md, the SPRT log's thirteenth step).
         default_bots={
             1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
-            **{n: "mo-ismcts" for n in (2, 3, 4)},
+            2: "mo-ismcts:epsilon=0.1",
+            **{n: "mo-ismcts" for n in (3, 4)},
         },
         # With its 2-player playouts fitted, a search gains more from each doubling of its
         # budget: the 2-player ladder in docs/strength.md places these.
