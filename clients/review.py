@@ -64,11 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--deep-iterations", int, defaults.deep_iterations, "per worst moment, searched again"),
         ("--deep-seconds", float, defaults.deep_seconds, "per worst moment (0: no limit)"),
         ("--mistakes", int, defaults.mistakes, "worst moments searched again"),
-        ("--bot", str, defaults.bot, "the search"),
         ("--threads", int, defaults.threads, "search threads"),
         ("--seed", int, defaults.seed, "the review's seed"),
     ):
         budget.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+    budget.add_argument(
+        "--bot", help="the search (default: the game's default bot, as the service's Review)"
+    )
     parser.add_argument(
         "--chart", type=Path, default=Path("review.png"), help="the PNG (default review.png)"
     )
@@ -82,21 +84,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = ReviewConfig(
-        bot=args.bot,
-        iterations=args.iterations,
-        seconds=args.seconds,
-        deep_iterations=args.deep_iterations,
-        deep_seconds=args.deep_seconds,
-        mistakes=args.mistakes,
-        threads=args.threads,
-        seed=args.seed,
-    )
     try:
         if args.token:
             decisions = match_decisions(args.server, args.source, args.token)
         else:
             decisions = record_decisions(Path(args.source), args.index, args.seat)
+        config = ReviewConfig(
+            bot=args.bot or default_bot(decisions),
+            iterations=args.iterations,
+            seconds=args.seconds,
+            deep_iterations=args.deep_iterations,
+            deep_seconds=args.deep_seconds,
+            mistakes=args.mistakes,
+            threads=args.threads,
+            seed=args.seed,
+        )
         reviewer = Reviewer(decisions, config)
     except RegentError as err:
         print(f"regent review: {err.message}", file=sys.stderr)
@@ -120,6 +122,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 # -- sources ---------------------------------------------------------------------
+
+
+def default_bot(decisions: list[Decision]) -> str:
+    """The game's default bot at the reviewed game's player count: the bot the service's
+    Review searches with when none is named."""
+    try:
+        observation = decisions[0].observation
+        players = engine.state_from_observation(observation).num_players
+    except (IndexError, engine.InvalidObservationError):
+        return ReviewConfig().bot  # the review reports what is wrong with the decisions
+    return engine.game(observation.game).default_bot(players)
 
 
 def record_decisions(path: Path, index: int, seat: int) -> list[Decision]:

@@ -25,7 +25,14 @@ from search.review import Decision, ReviewConfig, decisions_of_game, review
 from tests.clients.test_cli import ENV, ROOT, Serve, regent
 
 BUDGET = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "--seed", "5")
-CONFIG = ReviewConfig(iterations=120, deep_iterations=400, mistakes=2, seed=5)
+#: The command's review: with no --bot, the game's default bot, as the service's.
+CONFIG = ReviewConfig(
+    bot=engine.game("royal_cities").default_bot(2),
+    iterations=120,
+    deep_iterations=400,
+    mistakes=2,
+    seed=5,
+)
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from bench.scaling import main
 
 
@@ -18,10 +19,11 @@ def test_the_curve_climbs_each_budget_over_the_one_below(tmp_path: Path, capsys)
     assert main(args) == 0
     rows = json.loads((tmp_path / "ladder.json").read_text())
     assert [r["name"] for r in rows] == ["8 iterations", "200 iterations"]
-    assert rows[0]["below"] == "mo-ismcts:iterations=2,threads=1"
+    default = engine.game("royal_cities").default_bot(2)  # the curve's bot: the 2-player default
+    assert rows[0]["below"] == f"{default},iterations=2,threads=1"
     assert rows[1]["elo"] == pytest.approx(rows[0]["gap"] + rows[1]["gap"])
     assert all(r["games"] == 2 for r in rows)
-    row = "| 200 iterations | `mo-ismcts:iterations=200,threads=1` | 2 |"
+    row = f"| 200 iterations | `{default},iterations=200,threads=1` | 2 |"
     assert row in capsys.readouterr().out
     assert chart.stat().st_size > 0
 
