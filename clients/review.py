@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             decisions = record_decisions(Path(args.source), args.index, args.seat)
         config = ReviewConfig(
-            bot=args.bot or default_bot(decisions),
+            bot=args.bot or "",
             iterations=args.iterations,
             seconds=args.seconds,
             deep_iterations=args.deep_iterations,
@@ -122,17 +122,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # -- sources ---------------------------------------------------------------------
-
-
-def default_bot(decisions: list[Decision]) -> str:
-    """The game's default bot at the reviewed game's player count: the bot the service's
-    Review searches with when none is named."""
-    try:
-        observation = decisions[0].observation
-        players = engine.state_from_observation(observation).num_players
-    except (IndexError, engine.InvalidObservationError):
-        return ReviewConfig().bot  # the review reports what is wrong with the decisions
-    return engine.game(observation.game).default_bot(players)
 
 
 def record_decisions(path: Path, index: int, seat: int) -> list[Decision]:

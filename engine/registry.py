@@ -13,6 +13,9 @@ from typing import Any, Protocol
 from engine.interface import State
 from engine.options import Options
 
+#: The bot a game advises with at a player count it names no default for.
+DEFAULT_BOT = "mo-ismcts"
+
 #: A game's own test for a position: a fresh state or one player's observation of it.
 Accept = Callable[[Any, State], bool]
 
@@ -106,7 +109,7 @@ class GameSpec:
         return state
 
     def default_bot(self, num_players: int) -> str:
-        return self.default_bots.get(num_players, "mo-ismcts")
+        return self.default_bots.get(num_players, DEFAULT_BOT)
 
     def adapter(self, role: str) -> ModuleType:
         """The module that adapts this game for `role`; LookupError when it has none."""

@@ -11,11 +11,12 @@ same review wherever it runs (the command line, the service).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from engine.interface import State
+from engine.registry import DEFAULT_BOT
 from search.bots import advice_config
 from search.ismcts import CancelToken
 from search.search import SearchConfig, SearchResult, search
@@ -37,7 +38,9 @@ class ReviewConfig:
     """How hard to look. Budgets of 0 mean no limit on that axis; each search needs one.
     With one thread and iteration budgets only, the review is a function of its input."""
 
-    bot: str = "mo-ismcts"
+    #: The search; empty means the game's default bot at the reviewed game's player count
+    #: (the registry's, as the service's advice), chosen when the decisions are read.
+    bot: str = ""
     iterations: int = 500
     seconds: float = 0.0
     #: The deeper search of the moments that look worst at the first budget.
@@ -193,6 +196,21 @@ def _moments(decisions: Sequence[Decision], config: ReviewConfig) -> list[_Momen
     return moments
 
 
+def _check(config: ReviewConfig) -> None:
+    """ValueError when a search of the review could not be configured."""
+    for deep in (False, True):
+        config.search_config(1, deep)
+
+
+def _default_bot(moments: Sequence[_Moment]) -> str:
+    """The reviewed game's default bot at its player count (any search when nothing is
+    searched)."""
+    if not moments:
+        return DEFAULT_BOT
+    first = moments[0]
+    return engine.game(first.decision.observation.game).default_bot(first.state.num_players)
+
+
 def _stats(result: SearchResult, action: int) -> tuple[float, str, float]:
     """(the chosen move's win chance, the best move, the chosen move's loss against it). A
     move the search never tried is given the position's value (its visit-weighted mean)."""
@@ -212,10 +230,13 @@ class Reviewer:
     milliseconds, keeping only the searches that finished."""
 
     def __init__(self, decisions: Sequence[Decision], config: ReviewConfig) -> None:
-        for deep in (False, True):  # a bad bot or budget fails here, before any work
-            config.search_config(1, deep)
-        self.config = config
+        if config.bot:
+            _check(config)  # a named bot or a budget that is wrong fails before any work
         self.moments = _moments(decisions, config)
+        if not config.bot:
+            config = replace(config, bot=_default_bot(self.moments))
+            _check(config)
+        self.config = config
         self.seat = decisions[0].observation.observer if decisions else -1
         self._cancel = CancelToken()
 

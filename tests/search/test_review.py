@@ -129,3 +129,14 @@ def test_bad_decisions_name_the_field() -> None:
     assert caught.value.field == "decisions[1].observation"
     with pytest.raises(ValueError, match="unknown bot"):
         Reviewer(decisions, ReviewConfig(bot="nobody"))
+
+
+def test_with_no_bot_named_the_review_searches_with_the_games_default(
+    played: tuple[engine.State, list[str]],
+) -> None:
+    state, moves = played
+    decisions = decisions_of_game(state, moves, seat=0)
+    default = engine.game(decisions[0].observation.game).default_bot(state.num_players)
+    assert Reviewer(decisions, FAST).config.bot == default
+    assert Reviewer(decisions, ReviewConfig(bot="pimc")).config.bot == "pimc"
+    assert Reviewer([], FAST).config.bot == "mo-ismcts"  # nothing to search
