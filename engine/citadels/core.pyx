@@ -778,22 +778,21 @@ cdef int ct_observed_action(const CTState* s, int a, int observer) noexcept nogi
 
 # -- resampling ----------------------------------------------------------------
 
-cdef inline uint8_t char_sig(const CTState* s, int p, int c) noexcept nogil:
-    cdef uint8_t sig = 0
-    cdef int j
-    for j in range(s.obs_n[p]):
-        if (s.obs_set[p][j] >> c) & 1:
-            sig |= 1 << j
-    return sig
-
-
-cdef inline uint8_t slot_sig(const CTState* s, int p, int slot) noexcept nogil:
-    cdef uint8_t sig = 0
-    cdef int j
-    for j in range(s.obs_n[p]):
-        if (s.obs_slots[p][j] >> slot) & 1:
-            sig |= 1 << j
-    return sig
+cdef void draft_sigs(const CTState* s, int p, uint8_t* csig, uint8_t* ssig) noexcept nogil:
+    """Which of the sets `p` was shown at its picks held each character (`csig`, bit per
+    pick) and included each slot (`ssig`): a character can only be dealt into a slot of
+    the same signature."""
+    cdef int c, i, j
+    for c in range(NUM_CHARS):
+        csig[c] = 0
+        for j in range(s.obs_n[p]):
+            if (s.obs_set[p][j] >> c) & 1:
+                csig[c] |= 1 << j
+    for i in range(s.n_slots):
+        ssig[i] = 0
+        for j in range(s.obs_n[p]):
+            if (s.obs_slots[p][j] >> i) & 1:
+                ssig[i] |= 1 << j
 
 
 cdef bint must_be_discarded(const CTState* s, int c) noexcept nogil:
@@ -806,14 +805,20 @@ cdef double deal_count(const CTState* s, int p) noexcept nogil:
     slots' owners as they stand."""
     cdef double total = 1.0
     cdef int sig, c, i, q, need, free_slots, rest
+    cdef uint8_t csig[NUM_CHARS]
+    cdef uint8_t ssig[MAX_SLOTS]
+    cdef bint hidden[NUM_CHARS]
+    draft_sigs(s, p, csig, ssig)
+    for c in range(NUM_CHARS):
+        hidden[c] = not is_known(s, p, c)
     for sig in range(4):
         rest = 0
         for i in range(s.n_slots):
-            if s.slot_by[i] != p and slot_sig(s, p, i) == sig:
+            if s.slot_by[i] != p and ssig[i] == sig:
                 rest += 1
         need = 0
         for c in range(NUM_CHARS):
-            if not is_known(s, p, c) and char_sig(s, p, c) == sig:
+            if hidden[c] and csig[c] == sig:
                 need += 1
         if need != rest:
             return 0.0
@@ -821,14 +826,14 @@ cdef double deal_count(const CTState* s, int p) noexcept nogil:
         for q in range(s.num_players):
             need = 0
             for c in range(NUM_CHARS):
-                if ((s.revealed >> c) & 1) and s.holder[c] == q and not is_known(s, p, c) and (
-                        char_sig(s, p, c) == sig):
+                if ((s.revealed >> c) & 1) and s.holder[c] == q and hidden[c] and (
+                        csig[c] == sig):
                     need += 1
             if need == 0:
                 continue
             free_slots = 0
             for i in range(s.n_slots):
-                if s.slot_by[i] != p and slot_sig(s, p, i) == sig and s.slot_owner[i] == q and (
+                if s.slot_by[i] != p and ssig[i] == sig and s.slot_owner[i] == q and (
                         s.slot_char[i] != NO_CHAR):
                     free_slots += 1
             for i in range(need):
@@ -836,11 +841,11 @@ cdef double deal_count(const CTState* s, int p) noexcept nogil:
             rest -= need
         need = 0
         for c in range(NUM_CHARS):
-            if must_be_discarded(s, c) and not is_known(s, p, c) and char_sig(s, p, c) == sig:
+            if must_be_discarded(s, c) and hidden[c] and csig[c] == sig:
                 need += 1
         free_slots = 0
         for i in range(s.n_slots):
-            if s.slot_by[i] != p and slot_sig(s, p, i) == sig and s.slot_owner[i] == NOBODY and (
+            if s.slot_by[i] != p and ssig[i] == sig and s.slot_owner[i] == NOBODY and (
                     s.slot_char[i] != NO_CHAR):
                 free_slots += 1
         for i in range(need):
@@ -877,7 +882,10 @@ cdef void deal_into(CTState* s, int p, uint64_t* rng) noexcept nogil:
     cdef uint8_t chars[NUM_CHARS]
     cdef bint unfilled[MAX_SLOTS]
     cdef bint hidden[NUM_CHARS]
+    cdef uint8_t csig[NUM_CHARS]
+    cdef uint8_t ssig[MAX_SLOTS]
     cdef int sig, c, i, q, n_slots, n_chars, k
+    draft_sigs(s, p, csig, ssig)
     for c in range(NUM_CHARS):
         hidden[c] = not is_known(s, p, c)
     for i in range(s.n_slots):
@@ -889,32 +897,32 @@ cdef void deal_into(CTState* s, int p, uint64_t* rng) noexcept nogil:
             n_slots = 0
             for i in range(s.n_slots):
                 if s.slot_char[i] == NO_CHAR and not unfilled[i] and s.slot_owner[i] == q and (
-                        slot_sig(s, p, i) == sig):
+                        ssig[i] == sig):
                     slots[n_slots] = i
                     n_slots += 1
             for c in range(NUM_CHARS):
                 if hidden[c] and ((s.revealed >> c) & 1) and s.holder[c] == q and (
-                        char_sig(s, p, c) == sig):
+                        csig[c] == sig):
                     s.slot_char[take_random(slots, &n_slots, rng)] = c
                     hidden[c] = False
         n_slots = 0
         for i in range(s.n_slots):
             if s.slot_char[i] == NO_CHAR and not unfilled[i] and s.slot_owner[i] == NOBODY and (
-                    slot_sig(s, p, i) == sig):
+                    ssig[i] == sig):
                 slots[n_slots] = i
                 n_slots += 1
         for c in range(NUM_CHARS):
-            if hidden[c] and must_be_discarded(s, c) and char_sig(s, p, c) == sig:
+            if hidden[c] and must_be_discarded(s, c) and csig[c] == sig:
                 s.slot_char[take_random(slots, &n_slots, rng)] = c
                 hidden[c] = False
         n_slots = 0
         n_chars = 0
         for i in range(s.n_slots):
-            if s.slot_char[i] == NO_CHAR and slot_sig(s, p, i) == sig:
+            if s.slot_char[i] == NO_CHAR and ssig[i] == sig:
                 slots[n_slots] = i
                 n_slots += 1
         for c in range(NUM_CHARS):
-            if hidden[c] and char_sig(s, p, c) == sig:
+            if hidden[c] and csig[c] == sig:
                 chars[n_chars] = c
                 n_chars += 1
         rng_shuffle(chars, n_chars, rng)

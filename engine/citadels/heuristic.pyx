@@ -246,9 +246,11 @@ cdef int colour_for(int c) noexcept nogil:
 cdef int ct_heuristic_action(const CTState* s, uint64_t* rng, bint playout) noexcept nogil:
     cdef const double* W = weights(s, playout)
     cdef int16_t legal[MAX_LEGAL]
-    cdef int n = ct_legal_actions(s, legal), p = s.cur, i, kind, best, cheapest
+    cdef int n, p = s.cur, i, kind, best, cheapest
     cdef double value, best_value
     cdef int ph = s.phase
+    # The decisions that need no list of legal moves come first: the playouts make
+    # many of them, and the list is what costs.
     if ph == PH_PICK:
         return A_PICK + best_char(s, W, p, s.pool)
     if ph == PH_DISCARD:
@@ -261,6 +263,10 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng, bint playout) noex
         if cheapest == 1000 or (s.hand_n[p] <= 1 and cheapest <= s.gold[p]):
             return A_CARDS
         return A_GOLD
+    if ph == PH_GRAVEYARD:
+        kind = CT_KIND[s.gy_card]
+        return A_GRAVEYARD if CT_COST[kind] >= 3 and not ct_has(s, p, kind) else A_DECLINE
+    n = ct_legal_actions(s, legal)
     if ph == PH_KEEP:
         # Keep the best card, or put back the worst when keeping two of three.
         best = legal[0]
@@ -281,7 +287,4 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng, bint playout) noex
             if A_REDRAW <= legal[i] < A_REDRAW_DONE and ct_has(s, p, legal[i] - A_REDRAW):
                 return legal[i]
         return A_REDRAW_DONE
-    if ph == PH_GRAVEYARD:
-        kind = CT_KIND[s.gy_card]
-        return A_GRAVEYARD if CT_COST[kind] >= 3 and not ct_has(s, p, kind) else A_DECLINE
     return legal[rng_below(rng, n)]
