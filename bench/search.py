@@ -1,5 +1,6 @@
-"""`regent bench search`: iterations and simulated actions per second for
-MO-ISMCTS on one core, and the speedup of root parallelization on two."""
+"""`regent bench search`: iterations and simulated actions per second of each game's
+default bot at each player count (the registry's spec) on one core, and the speedup of
+root parallelization on two."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from dataclasses import asdict, dataclass
 
 import engine
 from engine.interface import State
-from search.search import SearchConfig, search
+from search.bots import search_config
+from search.search import search
 
 
 @dataclass(frozen=True)
 class SearchFigures:
     game: str
     players: int
+    bot: str  # the spec measured: the game's default bot at this player count
     position: str  # "opening" or "mid-game"
     threads: int
     iterations: int
@@ -44,10 +47,15 @@ def mid_game(game: str, players: int, seed: int) -> State:
 def measure(
     game: str, state: State, players: int, position: str, threads: int, seconds: float
 ) -> SearchFigures:
-    config = SearchConfig(iterations=0, seconds=seconds, threads=threads, seed=1)
+    """The game's default bot searching `state` for `seconds` alone, on `threads` threads."""
+    bot = engine.game(game).default_bot(players)
+    config = search_config(
+        bot, game, players, iterations=0, seconds=seconds, threads=threads, seed=1
+    )
+    assert config is not None, f"{game}'s default bot at {players} players does not search"
     result = search(state, config)
     return SearchFigures(
-        game, players, position, threads,
+        game, players, bot, position, threads,
         result.iterations, result.simulated_actions, result.elapsed,
     )  # fmt: skip
 
@@ -78,13 +86,13 @@ def run(
             rows.append(row)
         print(json.dumps(rows, indent=2))
         return figures
-    print(f"{'game':<13} {'players':>7} {'position':<9} {'threads':>7} "
+    print(f"{'game':<13} {'players':>7} {'bot':<22} {'position':<9} {'threads':>7} "
           f"{'iterations/s':>13} {'actions/s':>12} {'speedup':>8}")  # fmt: skip
     for f in figures:
         ratio = f.actions_per_second / _one_thread(figures, f)
         speedup = f"{ratio:.2f}x" if f.threads == 2 else ""
         print(
-            f"{f.game:<13} {f.players:>7} {f.position:<9} {f.threads:>7} "
+            f"{f.game:<13} {f.players:>7} {f.bot:<22} {f.position:<9} {f.threads:>7} "
             f"{f.iterations_per_second:>13,.0f} {f.actions_per_second:>12,.0f} {speedup:>8}"
         )
     return figures

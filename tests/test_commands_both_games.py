@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import engine
 from clients.cli import main
 
 
@@ -26,6 +27,8 @@ def test_bench_engine_and_search_cover_citadels(capsys):
         ("mid-game", 2),
     }
     assert all(r["iterations"] > 0 for r in rows)
+    # What is measured is the game's default bot at that player count, as hosted matches play.
+    assert {r["bot"] for r in rows} == {engine.game("citadels").default_bot(4)}
 
 
 def test_match_refuses_a_player_count_the_game_does_not_have(capsys):
