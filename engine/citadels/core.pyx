@@ -778,21 +778,30 @@ cdef int ct_observed_action(const CTState* s, int a, int observer) noexcept nogi
 
 # -- resampling ----------------------------------------------------------------
 
-cdef void draft_sigs(const CTState* s, int p, uint8_t* csig, uint8_t* ssig) noexcept nogil:
-    """Which of the sets `p` was shown at its picks held each character (`csig`, bit per
-    pick) and included each slot (`ssig`): a character can only be dealt into a slot of
-    the same signature."""
+cdef struct DealFacts:
+    # What a deal for one observer must respect, the same for every question one deal asks:
+    # which of the sets the observer was shown at its picks held each character (`csig`,
+    # bit per pick) and included each slot (`ssig`), and which characters it cannot place.
+    uint8_t csig[NUM_CHARS]
+    uint8_t ssig[MAX_SLOTS]
+    bint hidden[NUM_CHARS]
+
+
+cdef void deal_facts(const CTState* s, int p, DealFacts* f) noexcept nogil:
+    """Fill `f` for observer `p`: a character can only be dealt into a slot of the same
+    signature."""
     cdef int c, i, j
     for c in range(NUM_CHARS):
-        csig[c] = 0
+        f.csig[c] = 0
         for j in range(s.obs_n[p]):
             if (s.obs_set[p][j] >> c) & 1:
-                csig[c] |= 1 << j
+                f.csig[c] |= 1 << j
+        f.hidden[c] = not is_known(s, p, c)
     for i in range(s.n_slots):
-        ssig[i] = 0
+        f.ssig[i] = 0
         for j in range(s.obs_n[p]):
             if (s.obs_slots[p][j] >> i) & 1:
-                ssig[i] |= 1 << j
+                f.ssig[i] |= 1 << j
 
 
 cdef bint must_be_discarded(const CTState* s, int c) noexcept nogil:
@@ -800,17 +809,14 @@ cdef bint must_be_discarded(const CTState* s, int c) noexcept nogil:
     return c < s.call and not ((s.revealed >> c) & 1) and c != s.killed
 
 
-cdef double deal_count(const CTState* s, int p) noexcept nogil:
+cdef double deal_count(const CTState* s, int p, const DealFacts* f) noexcept nogil:
     """How many character deals are consistent with what `p` knows, given the
     slots' owners as they stand."""
     cdef double total = 1.0
     cdef int sig, c, i, q, need, free_slots, rest
-    cdef uint8_t csig[NUM_CHARS]
-    cdef uint8_t ssig[MAX_SLOTS]
-    cdef bint hidden[NUM_CHARS]
-    draft_sigs(s, p, csig, ssig)
-    for c in range(NUM_CHARS):
-        hidden[c] = not is_known(s, p, c)
+    cdef const uint8_t* csig = f.csig
+    cdef const uint8_t* ssig = f.ssig
+    cdef const bint* hidden = f.hidden
     for sig in range(4):
         rest = 0
         for i in range(s.n_slots):
@@ -876,18 +882,16 @@ cdef int take_random(uint8_t* items, int* n, uint64_t* rng) noexcept nogil:
     return item
 
 
-cdef void deal_into(CTState* s, int p, uint64_t* rng) noexcept nogil:
-    """Fill every slot `p` did not fill, uniformly among the consistent deals."""
+cdef void deal_into(CTState* s, int p, DealFacts* f, uint64_t* rng) noexcept nogil:
+    """Fill every slot `p` did not fill, uniformly among the consistent deals (`f`'s
+    `hidden` is used up: each character dealt is struck off)."""
     cdef uint8_t slots[MAX_SLOTS]
     cdef uint8_t chars[NUM_CHARS]
     cdef bint unfilled[MAX_SLOTS]
-    cdef bint hidden[NUM_CHARS]
-    cdef uint8_t csig[NUM_CHARS]
-    cdef uint8_t ssig[MAX_SLOTS]
+    cdef const uint8_t* csig = f.csig
+    cdef const uint8_t* ssig = f.ssig
+    cdef bint* hidden = f.hidden
     cdef int sig, c, i, q, n_slots, n_chars, k
-    draft_sigs(s, p, csig, ssig)
-    for c in range(NUM_CHARS):
-        hidden[c] = not is_known(s, p, c)
     for i in range(s.n_slots):
         unfilled[i] = s.slot_char[i] == NO_CHAR
         if s.slot_by[i] != p:
@@ -959,7 +963,9 @@ cdef bint ct_deal_characters(CTState* s, int p, uint64_t* rng) noexcept nogil:
     With 7 players, which of the last two P7 kept is part of the deal."""
     cdef double w0, w1
     cdef int p7 = (s.first_picker + 6) % 7, kept, other, kept_down
-    if s.num_players == 7 and s.step > 6 and p == p7:
+    cdef bint p7_kept_one = s.num_players == 7 and s.step > 6
+    cdef DealFacts f
+    if p7_kept_one and p == p7:
         # P7 saw two characters and kept one; which of them had been face down is
         # not part of what it knows (only the others' views depend on it): deal it.
         kept = s.slot_char[6] if s.slot_owner[6] == p7 else s.slot_char[7]
@@ -969,23 +975,23 @@ cdef bint ct_deal_characters(CTState* s, int p, uint64_t* rng) noexcept nogil:
         s.slot_char[6 if kept_down else 7] = other
         s.slot_owner[7 if kept_down else 6] = p7
         s.slot_owner[6 if kept_down else 7] = NOBODY
-        if deal_count(s, p) <= 0.0:
-            return False
-    elif s.num_players == 7 and s.step > 6:
+    # The slots' owners, which the counts below vary, do not enter the facts.
+    deal_facts(s, p, &f)
+    if p7_kept_one and p != p7:
         s.slot_owner[6] = p7
         s.slot_owner[7] = NOBODY
-        w0 = deal_count(s, p)
+        w0 = deal_count(s, p, &f)
         s.slot_owner[6] = NOBODY
         s.slot_owner[7] = p7
-        w1 = deal_count(s, p)
+        w1 = deal_count(s, p, &f)
         if w0 + w1 <= 0.0:
             return False
         if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) * (w0 + w1) < w0:
             s.slot_owner[6] = p7
             s.slot_owner[7] = NOBODY
-    elif deal_count(s, p) <= 0.0:
+    elif deal_count(s, p, &f) <= 0.0:
         return False
-    deal_into(s, p, rng)
+    deal_into(s, p, &f, rng)
     return True
 
 
