@@ -69,28 +69,42 @@ def positions(
     return out
 
 
-def fit(data: list[Sample]) -> tuple[np.ndarray, float, float]:
-    """The weights of the conditional logit, its mean log loss and the uniform guess's."""
-    width = len(data[0][0][0])
+Arrays = list[tuple[np.ndarray, np.ndarray]]
+
+
+def grouped(data: list[Sample]) -> Arrays:
+    """The samples as (features, results) arrays, one pair per number of owners."""
     groups: dict[int, tuple[list[list[list[float]]], list[list[float]]]] = {}
     for rows, result in data:
         xs, ys = groups.setdefault(len(rows), ([], []))
         xs.append(rows)
         ys.append(result)
-    arrays = [(np.array(xs), np.array(ys)) for xs, ys in groups.values()]
-    count = len(data)
+    return [(np.array(xs), np.array(ys)) for xs, ys in groups.values()]
+
+
+def log_loss(w: np.ndarray, arrays: Arrays) -> tuple[float, np.ndarray]:
+    """The mean log loss of weights `w` over the samples, and its gradient."""
+    total, grad, count = 0.0, np.zeros(len(w)), 0
+    for x, y in arrays:
+        u = x @ w
+        u -= u.max(axis=1, keepdims=True)
+        logp = u - np.log(np.exp(u).sum(axis=1, keepdims=True))
+        p = np.exp(logp)
+        total -= (y * logp).sum()
+        # d/dw of -sum y log p = sum_o (p_o - y_o) x_o (the y of a position sum to 1).
+        grad += np.einsum("no,now->w", p - y, x)
+        count += len(x)
+    return total / count, grad / count
+
+
+def fit(data: list[Sample]) -> tuple[np.ndarray, float, float]:
+    """The weights of the conditional logit, its mean log loss and the uniform guess's."""
+    width = len(data[0][0][0])
+    arrays = grouped(data)
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        total, grad = 0.0, np.zeros(width)
-        for x, y in arrays:
-            u = x @ w
-            u -= u.max(axis=1, keepdims=True)
-            logp = u - np.log(np.exp(u).sum(axis=1, keepdims=True))
-            p = np.exp(logp)
-            total -= (y * logp).sum()
-            # d/dw of -sum y log p = sum_o (p_o - y_o) x_o (the y of a position sum to 1).
-            grad += np.einsum("no,now->w", p - y, x)
-        return total / count + L2 * w @ w, grad / count + 2 * L2 * w
+        value, grad = log_loss(w, arrays)
+        return value + L2 * w @ w, grad + 2 * L2 * w
 
     bounds = [(0.0, None)] * width  # more of a feature never lowers a player's share
     result = minimize(loss, np.zeros(width), jac=True, method="L-BFGS-B", bounds=bounds)
@@ -106,13 +120,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=0.1, help="share of positions kept")
     parser.add_argument("--epsilon", type=float, default=0.2, help="the playouts' epsilon")
+    parser.add_argument("--players", type=int, nargs="+", help="player counts (default: all)")
+    parser.add_argument("--held-out", type=float, default=0.0, metavar="SHARE",
+                        help="this share of the positions is not fitted: its log loss is "
+                        "reported")  # fmt: skip
     args = parser.parse_args()
     data: list[Sample] = []
-    for players in engine.game(args.game).player_counts:
+    for players in args.players or engine.game(args.game).player_counts:
         data += positions(args.game, players, args.games, args.seed + players, args.rate,
                           args.epsilon)  # fmt: skip
-    weights, fitted, uniform = fit(data)
-    print(f"{len(data)} positions; mean log loss {fitted:.4f} (uniform guess {uniform:.4f})")
+    held: list[Sample] = []
+    if args.held_out:
+        random.Random(args.seed).shuffle(data)
+        held = data[: int(len(data) * args.held_out)]
+    weights, fitted, uniform = fit(data[len(held) :])
+    print(f"{len(data) - len(held)} positions; mean log loss {fitted:.4f} "
+          f"(uniform guess {uniform:.4f})")  # fmt: skip
+    if held:
+        print(f"{len(held)} held out; mean log loss {log_loss(weights, grouped(held))[0]:.4f}")
     print("[" + ", ".join(f"{w:.6g}" for w in weights) + "]")
 
 
