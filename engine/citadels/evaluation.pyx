@@ -1,22 +1,28 @@
 # Citadels: each player's share of the win estimated from a position, for
 # truncated playouts. It reads the whole state (the search evaluates a world it
 # dealt itself): the score so far (completed-city bonuses included), districts
-# built toward the end, gold, cards in hand and the crown, each weighed by how
-# far the game has come.
-from engine.citadels.core cimport CTState, ct_is_terminal, ct_returns, ct_scores
+# built toward the end, gold, cards in hand, the points its gold could build from
+# them, the crown and whether the player still has a turn this round, each weighed
+# by how far the game has come.
+from libc.stdint cimport uint8_t
+
+from engine.citadels.core cimport (
+    CT_COST, NUM_DKINDS, PH_DISCARD, PH_PICK, CTState, ct_is_terminal,
+    ct_returns, ct_scores,
+)
 from engine.cstate cimport CState
 from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, split_by_progress
 from engine.game_api cimport MAX_GAME_PLAYERS
 
 cdef enum:
-    CT_FEATURES = 5                     # per player, before split_by_progress
+    CT_FEATURES = 7                     # per player, before split_by_progress
     CT_WIDTH = 2 * CT_FEATURES
 
 #: Late then early weights, each in the order of ct_features. Fitted by
 #: `python -m bench.fit_evaluation --game citadels --games 1000 --seed 1`.
 cdef double CT_WEIGHTS[CT_WIDTH]
-CT_WEIGHTS[:] = [0.231044, 0.821714, 0.226786, 0.190425, 0.0,
-                 0.0120906, 0.0599985, 0.0712827, 0.0217061, 0.0]
+CT_WEIGHTS[:] = [0.246843, 0.862146, 0.205483, 0.18951, 0.0451533, 0.0, 1.0609,
+                 0.00742662, 0.105106, 0.0314931, 0.00678502, 0.0603904, 0.0, 0.0792143]
 
 
 cdef double remaining(const CTState* s) noexcept nogil:
@@ -29,10 +35,41 @@ cdef double remaining(const CTState* s) noexcept nogil:
     return 1.0 - most / <double>s.end_size if most < s.end_size else 0.0
 
 
+cdef uint8_t BY_COST[NUM_DKINDS]       # the district kinds, cheapest first
+BY_COST[:] = sorted(range(NUM_DKINDS), key=lambda k: CT_COST[k])
+
+
+cdef int affordable(const CTState* s, int p) noexcept nogil:
+    """The points `p` could build with the gold it has: its hand's cheapest districts
+    first, one of each kind it has not built."""
+    cdef int i, k, gold = s.gold[p], points = 0
+    for i in range(NUM_DKINDS):
+        k = BY_COST[i]
+        if s.hand_kind[p][k] and not ((s.city_kinds[p] >> k) & 1):
+            if CT_COST[k] > gold:
+                break
+            gold -= CT_COST[k]
+            points += CT_COST[k]
+    return points
+
+
+cdef bint turn_to_come(const CTState* s, int p) noexcept nogil:
+    """`p` still has a turn this round: in the draft, or holding a character not yet
+    called and not killed (the one called now counts while its turn runs)."""
+    cdef int c
+    if s.phase == PH_PICK or s.phase == PH_DISCARD:
+        return True
+    for c in range(s.call, 8):
+        if s.holder[c] == p and c != s.killed:
+            return True
+    return False
+
+
 cdef int ct_features(const CTState* s, double* out) noexcept nogil:
     """CT_WIDTH features per player (split_by_progress) into `out`; returns how
     many players. Per player: points so far, districts built, gold, cards in
-    hand, the crown."""
+    hand, the points that gold could build from them, the crown, a turn still to
+    come this round."""
     cdef int scores[MAX_GAME_PLAYERS]
     cdef int p
     cdef double* row
@@ -44,7 +81,9 @@ cdef int ct_features(const CTState* s, double* out) noexcept nogil:
         row[1] = s.city_n[p]
         row[2] = s.gold[p]
         row[3] = s.hand_n[p]
-        row[4] = 1.0 if s.crown == p else 0.0
+        row[4] = affordable(s, p)
+        row[5] = 1.0 if s.crown == p else 0.0
+        row[6] = 1.0 if turn_to_come(s, p) else 0.0
         split_by_progress(row, CT_FEATURES, left)
     return s.num_players
 

@@ -89,3 +89,30 @@ def test_playout_depth_out_of_range(value: object) -> None:
     with pytest.raises(ValueError) as info:
         SearchConfig(playout_depth=value)  # type: ignore[arg-type]
     assert str(info.value).startswith("playout_depth")
+
+
+def _feature(state: State, player: int, j: int) -> float:
+    """Citadels feature `j` of `player`, its late and early parts added back together."""
+    from engine.citadels.evaluation import features
+
+    row = features(state)[player]
+    return row[j] + row[j + len(row) // 2]
+
+
+def test_citadels_features_the_points_gold_can_build_cheapest_first() -> None:
+    hands = {0: ["manor", "temple"]}  # cost 3 and 1
+    assert _feature(citadels_position(gold=[4, 0, 0, 0], hands=hands), 0, 4) == 4
+    assert _feature(citadels_position(gold=[3, 0, 0, 0], hands=hands), 0, 4) == 1
+    built = citadels_position(gold=[4, 0, 0, 0], hands=hands, cities={0: ["temple"]})
+    assert _feature(built, 0, 4) == 3  # a second temple cannot be built
+
+
+def test_citadels_features_a_turn_still_to_come_this_round() -> None:
+    """At the Thief's turn, after the Assassin killed the Warlord: the Thief and the holder
+    of a character still to call have a turn to come; the Assassin and the Warlord not."""
+    state = citadels_position(called="thief", revealed={"assassin": 1}, killed="warlord")
+    warlord = state.holders()["warlord"]
+    assert warlord not in (None, 0, 1)
+    other = ({2, 3} - {warlord}).pop()
+    turns = [_feature(state, p, 6) for p in range(4)]
+    assert (turns[0], turns[1], turns[warlord], turns[other]) == (1, 0, 0, 1)
