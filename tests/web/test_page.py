@@ -7,7 +7,6 @@ Screenshots of every step: tests/artifacts/web/<viewport>-<step>.png.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +61,13 @@ class Page:
                 self.tap(card, city)
 
     def legal(self) -> str:
-        """The engine's verdict, once the page has asked for it."""
+        """The engine's verdict on the position drawn last (the page marks which position
+        its answer is for: a slow answer to an earlier one is not taken for it)."""
         self.page.wait_for_function(
-            "() => !['…', ''].includes(document.getElementById('legal').textContent)"
+            "() => { const legal = document.getElementById('legal');"
+            " return !['…', ''].includes(legal.textContent)"
+            " && legal.dataset.checked === legal.dataset.rendered; }"
         )
-        time.sleep(0.3)  # the check is debounced: let the last edit's answer arrive
         return self.page.inner_text("#legal")
 
     def status_starts(self, text: str) -> None:
