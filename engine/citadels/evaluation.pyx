@@ -2,12 +2,12 @@
 # truncated playouts. It reads the whole state (the search evaluates a world it
 # dealt itself): the score so far (completed-city bonuses included), districts
 # built toward the end, gold, cards in hand, the points its gold could build from
-# them, the crown and whether the player still has a turn this round, each weighed
-# by how far the game has come.
+# them and whether the player still has a turn this round, each weighed by how far
+# the game has come.
 from libc.stdint cimport uint8_t
 
 from engine.citadels.core cimport (
-    CT_COST, NUM_DKINDS, PH_DISCARD, PH_PICK, CTState, ct_is_terminal,
+    CT_COST, NUM_CHARS, NUM_DKINDS, PH_DISCARD, PH_PICK, CTState, ct_is_terminal,
     ct_returns, ct_scores,
 )
 from engine.cstate cimport CState
@@ -15,14 +15,14 @@ from engine.evaluation cimport MAX_EVAL_FEATURES, logit_shares, split_by_progres
 from engine.game_api cimport MAX_GAME_PLAYERS
 
 cdef enum:
-    CT_FEATURES = 7                     # per player, before split_by_progress
+    CT_FEATURES = 6                     # per player, before split_by_progress
     CT_WIDTH = 2 * CT_FEATURES
 
 #: Late then early weights, each in the order of ct_features. Fitted by
 #: `python -m bench.fit_evaluation --game citadels --games 1000 --seed 1`.
 cdef double CT_WEIGHTS[CT_WIDTH]
-CT_WEIGHTS[:] = [0.246843, 0.862146, 0.205483, 0.18951, 0.0451533, 0.0, 1.0609,
-                 0.00742662, 0.105106, 0.0314931, 0.00678502, 0.0603904, 0.0, 0.0792143]
+CT_WEIGHTS[:] = [0.246842, 0.862178, 0.205484, 0.189484, 0.04516, 1.06102,
+                 0.0074343, 0.105084, 0.0315017, 0.00679365, 0.0603481, 0.0792208]
 
 
 cdef double remaining(const CTState* s) noexcept nogil:
@@ -59,7 +59,7 @@ cdef bint turn_to_come(const CTState* s, int p) noexcept nogil:
     cdef int c
     if s.phase == PH_PICK or s.phase == PH_DISCARD:
         return True
-    for c in range(s.call, 8):
+    for c in range(s.call, NUM_CHARS):
         if s.holder[c] == p and c != s.killed:
             return True
     return False
@@ -68,8 +68,8 @@ cdef bint turn_to_come(const CTState* s, int p) noexcept nogil:
 cdef int ct_features(const CTState* s, double* out) noexcept nogil:
     """CT_WIDTH features per player (split_by_progress) into `out`; returns how
     many players. Per player: points so far, districts built, gold, cards in
-    hand, the points that gold could build from them, the crown, a turn still to
-    come this round."""
+    hand, the points that gold could build from them, a turn still to come this
+    round. (The crown was one too: no fit ever gave it weight.)"""
     cdef int scores[MAX_GAME_PLAYERS]
     cdef int p
     cdef double* row
@@ -82,8 +82,7 @@ cdef int ct_features(const CTState* s, double* out) noexcept nogil:
         row[2] = s.gold[p]
         row[3] = s.hand_n[p]
         row[4] = affordable(s, p)
-        row[5] = 1.0 if s.crown == p else 0.0
-        row[6] = 1.0 if turn_to_come(s, p) else 0.0
+        row[5] = 1.0 if turn_to_come(s, p) else 0.0
         split_by_progress(row, CT_FEATURES, left)
     return s.num_players
 

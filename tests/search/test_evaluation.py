@@ -114,5 +114,5 @@ def test_citadels_features_a_turn_still_to_come_this_round() -> None:
     warlord = state.holders()["warlord"]
     assert warlord not in (None, 0, 1)
     other = ({2, 3} - {warlord}).pop()
-    turns = [_feature(state, p, 6) for p in range(4)]
+    turns = [_feature(state, p, 5) for p in range(4)]
     assert (turns[0], turns[1], turns[warlord], turns[other]) == (1, 0, 0, 1)
