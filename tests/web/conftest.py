@@ -37,6 +37,12 @@ CHROMIUM_ARGS = [
 ]
 #: Two searches at once: enough for the tests, and a busy server is easy to provoke.
 LIMITS = ServerLimits(max_searches=2, max_threads=1, max_iterations=200_000)
+#: True once the legal moves shown are the answer for the position drawn last (the page marks
+#: which render its answer is for, so a slow answer to an earlier position is not taken).
+ANSWERED = (
+    "document.getElementById('legal').dataset.checked"
+    " === document.getElementById('legal').dataset.rendered"
+)
 
 
 class GatewayThread:

@@ -23,7 +23,7 @@ from regent.v1 import advisor_pb2
 from server.follow import apply_observed_move
 from server.status import Rejected
 from tests.follow_table import follow_game
-from tests.web.conftest import GatewayThread
+from tests.web.conftest import ANSWERED, GatewayThread
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 STORE = "regent.hint.v1"
@@ -70,7 +70,8 @@ class Table:
         self.revealing = 0
         self.steps = 0
         self.own_moves = 0
-        self.undone = 0
+        #: The kinds of move (whose, its verb, how many answers) undone and entered again.
+        self.undone: set[tuple[bool, str, int]] = set()
         self.errors: list[str] = []
         page.on("pageerror", lambda err: self.errors.append(str(err)))
         page.on(
@@ -86,9 +87,7 @@ class Table:
         """Wait until the log holds `steps` steps and the page has drawn the moves of that
         position (the engine's answer for the latest position drawn)."""
         self.page.wait_for_function(
-            "steps => document.querySelectorAll('#log li').length === steps"
-            " && document.getElementById('legal').dataset.checked"
-            " === document.getElementById('legal').dataset.rendered",
+            f"steps => document.querySelectorAll('#log li').length === steps && {ANSWERED}",
             arg=steps,
         )
 
@@ -143,8 +142,6 @@ class Table:
         return 1
 
     def follow(self, players: int, seed: int) -> None:
-        undone: set[tuple[bool, str, int]] = set()
-
         def check(view, truth, request) -> None:
             before = self.position()
             self.enter(request, count=True)
@@ -159,10 +156,9 @@ class Table:
                 request.move.text.split()[0],
                 len(request.revealed),
             )
-            if kind in undone:
+            if kind in self.undone:
                 return
-            undone.add(kind)
-            self.undone += 1
+            self.undone.add(kind)
             self.page.click("#undo")
             self.settled(self.steps - 1)
             assert self.position() == before, f"undo of {request.move.text}"
@@ -218,9 +214,9 @@ def test_a_whole_game_followed_through_the_page(
         f"({table.taps['opponent'] / max(1, table.opponent_moves):.2f} per move; "
         f"{table.taps['opponent-plain'] / max(1, plain):.2f} when nothing is revealed, "
         f"{table.taps['opponent-revealing'] / max(1, table.revealing):.2f} when something is; "
-        f"{table.undone} undone)"
+        f"{len(table.undone)} undone)"
     )
-    assert table.undone >= 3  # the observer's moves and others', plain and revealing
+    assert len(table.undone) >= 3  # the observer's moves and others', plain and revealing
     assert table.taps["opponent-plain"] == plain  # one tap when nothing is revealed
     # A Season's builds take a tap per card built and one for Done, so a Royal Cities game
     # comes out a little above two taps per move on average (the README has the figures).

@@ -15,7 +15,7 @@ import pytest
 from server.web.guard import WebOptions
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import RunningServer
-from tests.web.conftest import GatewayThread, http
+from tests.web.conftest import ANSWERED, GatewayThread, http
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 #: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.
@@ -64,9 +64,7 @@ class Page:
         """The engine's verdict on the position drawn last (the page marks which position
         its answer is for: a slow answer to an earlier one is not taken for it)."""
         self.page.wait_for_function(
-            "() => { const legal = document.getElementById('legal');"
-            " return !['…', ''].includes(legal.textContent)"
-            " && legal.dataset.checked === legal.dataset.rendered; }"
+            f"() => !['…', ''].includes(document.getElementById('legal').textContent) && {ANSWERED}"
         )
         return self.page.inner_text("#legal")
 
