@@ -233,6 +233,14 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         help=f"most threads a search may ask (default: {limits.max_threads})",
     )
     serve.add_argument(
+        "--deadline-margin",
+        metavar="S",
+        type=seconds,
+        default=limits.deadline_margin,
+        help="time kept back from a call's deadline to send its answer; more on a loaded "
+        f"host (default: {limits.deadline_margin:g})",
+    )
+    serve.add_argument(
         "--grace",
         metavar="S",
         type=seconds,

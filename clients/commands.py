@@ -90,6 +90,7 @@ def serve(args: argparse.Namespace) -> int:
         max_threads=args.max_threads,
         match_ttl=args.match_ttl,
         max_bot_searches=args.max_bot_searches,
+        deadline_margin=args.deadline_margin,
     )
     web_address = None if args.no_web else args.web_address
     db = args.db or default_db()

@@ -632,6 +632,15 @@ cdef class SearchRun:
             return True
         return self.seconds > 0 and self.elapsed >= self.seconds
 
+    def stop_within(self, double seconds) -> None:
+        """Spend at most `seconds` (> 0) more from now: the time budget shrinks to fit, so a
+        caller's deadline counts the time the search waited to start."""
+        if not seconds > 0:
+            raise ValueError(f"stop_within needs a positive time, not {seconds}")
+        cdef double cap = self.elapsed + seconds
+        if self.seconds == 0 or cap < self.seconds:
+            self.seconds = cap
+
     def advance(self, double seconds=0.0) -> bool:
         """Run for up to `seconds` more (0: to the end of the budget); return `finished`."""
         if self.finished:

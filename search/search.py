@@ -189,6 +189,10 @@ class Search:
     def cancel(self) -> None:
         self._run.cancel_token.cancel()
 
+    def stop_within(self, seconds: float) -> None:
+        """Spend at most `seconds` (> 0) more from now, whatever the budget left."""
+        self._run.stop_within(seconds)
+
     def advance(self, seconds: float = 0.0) -> bool:
         """Run for up to `seconds` more (0: to the end of the budget); True when finished."""
         return self._run.advance(seconds)

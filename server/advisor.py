@@ -16,7 +16,14 @@ from search.levels import LEVELS
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
-from server.limits import BudgetError, ServerLimits, check_tree, effective_budget, too_late
+from server.limits import (
+    BudgetError,
+    ServerLimits,
+    check_tree,
+    effective_budget,
+    stop_time,
+    too_late,
+)
 from server.reviewing import read_request as read_review
 from server.reviewing import run_review
 from server.searching import SearchSlots, run_in_slices, run_to_end
@@ -71,8 +78,9 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
 
     def _config(
         self, request, context: grpc.aio.ServicerContext
-    ) -> tuple[engine.State, SearchConfig]:
-        """The state to search and the configuration, checked; raises Rejected."""
+    ) -> tuple[engine.State, SearchConfig, float | None]:
+        """The state to search, the configuration, checked, and the monotonic time by
+        which the search must stop to answer within the call's deadline; raises Rejected."""
         if not request.HasField("observation"):
             raise Rejected(invalid_argument("observation", "is required"))
         state = state_of(request.observation, request.seed)
@@ -88,6 +96,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                 )
             )
         remaining = context.time_remaining()
+        stop_by = stop_time(remaining, self.limits.deadline_margin)
         if too_late(remaining):
             raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
         budget = request.budget
@@ -110,7 +119,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             check_tree(self.limits, config.max_nodes)
         except BudgetError as err:
             raise Rejected(resource_exhausted("bot", str(err))) from None
-        return state, config
+        return state, config, stop_by
 
     async def _abort(self, context: grpc.aio.ServicerContext, status: grpc.Status) -> None:
         await context.abort_with_status(status)
@@ -119,19 +128,19 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         if self.slots.full:  # before the work of reading the position
             await self._abort(context, _busy(self.limits))
         try:
-            state, config = self._config(request, context)
+            state, config, stop_by = self._config(request, context)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
-        result = await run_to_end(state, config, self.slots)
+        result = await run_to_end(state, config, self.slots, stop_by)
         return advisor_pb2.RecommendResponse(report=report(result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
         if self.slots.full:
             await self._abort(context, _busy(self.limits))
         try:
-            state, config = self._config(request, context)
+            state, config, stop_by = self._config(request, context)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
         if request.interval_ms < 0:
@@ -140,7 +149,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                           self.limits.min_interval_ms)  # fmt: skip
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
-        reports = run_in_slices(state, config, interval_ms / 1000, self.slots)
+        reports = run_in_slices(state, config, interval_ms / 1000, self.slots, stop_by)
         async for result, finished in reports:
             yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
 

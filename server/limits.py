@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import engine
@@ -14,6 +15,12 @@ def too_late(time_remaining: float | None) -> bool:
     """The call's deadline leaves no time for the shortest search: gRPC rounds a tiny
     timeout up to a millisecond, which a 1 ms search and its answer would overrun."""
     return time_remaining is not None and time_remaining < MIN_SEARCH_SECONDS
+
+
+def stop_time(time_remaining: float | None, margin: float) -> float | None:
+    """The monotonic time by which a search must stop for its answer, `margin` seconds to
+    send, to make a call's deadline (None: the call has none)."""
+    return None if time_remaining is None else time.monotonic() + time_remaining - margin
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,8 @@ class ServerLimits:
     max_nodes: int = 4_000_000
     #: The largest request the service reads; an observation is a few kilobytes.
     max_request_bytes: int = 1 << 20
-    #: Time kept back from a call's deadline to send the answer.
+    #: Time kept back from a call's deadline to send the answer (a search's time counts from
+    #: the call's arrival); a loaded host, whose threads wait for a core, needs more.
     deadline_margin: float = 0.03
     #: Time kept back from a Review's deadline to stop its search and send the review.
     review_deadline_margin: float = 0.5

@@ -6,11 +6,13 @@ or not anybody reads what it reports."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol, TypeVar
 
 from engine.interface import State
 from search.search import Search, SearchConfig, SearchResult
+from server.limits import MIN_SEARCH_SECONDS
 
 
 class Stoppable(Protocol):
@@ -79,11 +81,22 @@ async def _finish(search: Search, worker: Awaitable[object]) -> None:
     await asyncio.shield(worker)
 
 
-async def run_to_end(state: State, config: SearchConfig, slots: SearchSlots) -> SearchResult:
-    """Run a whole search in a worker thread, in a slot the caller has taken; a
-    cancelled caller cancels it. The slot is given back once the thread has ended."""
+def advance_until(search: Search, stop_by: float | None, seconds: float = 0.0) -> bool:
+    """`search.advance(seconds)`, stopping by the monotonic time `stop_by` (if any) however
+    long the thread waited to start: a call's deadline counts from the call, not the thread."""
+    if stop_by is not None:
+        search.stop_within(max(MIN_SEARCH_SECONDS, stop_by - time.monotonic()))
+    return search.advance(seconds)
+
+
+async def run_to_end(
+    state: State, config: SearchConfig, slots: SearchSlots, stop_by: float | None = None
+) -> SearchResult:
+    """Run a whole search in a worker thread, in a slot the caller has taken, to its budget
+    or the monotonic time `stop_by`; a cancelled caller cancels it. The slot is given back
+    once the thread has ended."""
     search = start_in_slot(slots, lambda: Search(state, config))
-    worker = asyncio.ensure_future(asyncio.to_thread(search.advance))
+    worker = asyncio.ensure_future(asyncio.to_thread(advance_until, search, stop_by))
     try:
         await asyncio.shield(worker)
     except asyncio.CancelledError:
@@ -99,12 +112,14 @@ async def run_in_slices(
     config: SearchConfig,
     interval: float,
     slots: SearchSlots,
+    stop_by: float | None = None,
 ) -> AsyncIterator[tuple[SearchResult, bool]]:
     """Yield (result so far, finished) about every `interval` seconds until the
-    budget is spent. The search runs on by itself: a reader that falls behind
-    gets the newest report only (the ones it missed are dropped), and one that
-    never reads holds nothing past the budget. The slot the caller has taken is
-    given back when the search ends; closing or cancelling the iterator stops it."""
+    budget is spent or the monotonic time `stop_by`. The search runs on by itself: a
+    reader that falls behind gets the newest report only (the ones it missed are
+    dropped), and one that never reads holds nothing past the budget. The slot the
+    caller has taken is given back when the search ends; closing or cancelling the
+    iterator stops it."""
     search = start_in_slot(slots, lambda: Search(state, config))
     newest: list[tuple[SearchResult, bool]] = []
     news = asyncio.Event()
@@ -112,7 +127,7 @@ async def run_in_slices(
     async def drive() -> None:
         try:
             while True:
-                finished = await asyncio.to_thread(search.advance, interval)
+                finished = await asyncio.to_thread(advance_until, search, stop_by, interval)
                 newest[:] = [(search.result(), finished)]
                 news.set()
                 if finished:

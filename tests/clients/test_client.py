@@ -21,6 +21,7 @@ from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2
 from server.app import BackgroundServer
 from server.limits import ServerLimits
+from tests.server.conftest import LOADED_HOST_MARGIN
 
 ITERATIONS = 200
 FINISHED = matches_pb2.MATCH_STATUS_FINISHED
@@ -28,7 +29,8 @@ FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[RegentClient]:
-    with BackgroundServer() as server, RegentClient(server.address) as client:
+    limits = ServerLimits(deadline_margin=LOADED_HOST_MARGIN)
+    with BackgroundServer(limits=limits) as server, RegentClient(server.address) as client:
         client.wait_ready(10)
         yield client
 

@@ -11,7 +11,7 @@ import pytest
 import engine
 from search.bots import SearchBot, make_bot
 from search.ismcts import CancelToken
-from search.search import SearchConfig, search
+from search.search import Search, SearchConfig, search
 from tests.royal_cities.positions import position
 
 SPECS = [
@@ -103,6 +103,29 @@ def test_time_budget_is_honoured(seconds: float) -> None:
     elapsed = time.perf_counter() - start
     assert abs(elapsed - seconds) <= max(0.1 * seconds, 0.02), elapsed
     assert result.iterations > 0
+
+
+def test_stop_within_caps_what_is_left_of_any_budget() -> None:
+    """`stop_within` (a caller's deadline) shortens a time or an iteration budget from now
+    and never lengthens one."""
+    state = engine.new_game("royal_cities", 2, seed=9)
+    timed = Search(state, SearchConfig(iterations=0, seconds=60))
+    assert not timed.advance(0.02)
+    timed.stop_within(0.03)
+    assert timed.advance()  # to the end of the budget: 0.03 s more, not 60 s
+    assert timed.result().elapsed < 1.0
+    counted = Search(state, SearchConfig(iterations=10**9))
+    counted.stop_within(0.03)
+    assert counted.advance()
+    assert 0 < counted.result().iterations < 10**9
+    short = Search(state, SearchConfig(iterations=0, seconds=0.03))
+    short.stop_within(30.0)
+    start = time.perf_counter()
+    assert short.advance()
+    assert time.perf_counter() - start < 1.0
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="positive"):
+            short.stop_within(bad)
 
 
 def test_cancellation_stops_within_milliseconds() -> None:

@@ -1,10 +1,22 @@
-"""A call's deadline bounds its search: too little time is refused, the rest is capped."""
+"""A call's deadline bounds its search: too little time is refused, the rest is capped, and
+the search stops by the deadline however long its thread waited to start."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from server.limits import MIN_SEARCH_SECONDS, ServerLimits, effective_budget, too_late
+import engine
+from search.search import Search, SearchConfig
+from server.limits import (
+    MIN_SEARCH_SECONDS,
+    ServerLimits,
+    effective_budget,
+    stop_time,
+    too_late,
+)
+from server.searching import advance_until
 
 
 @pytest.mark.parametrize(
@@ -30,3 +42,21 @@ def test_a_deadline_caps_the_seconds_but_never_below_the_shortest_search() -> No
     assert seconds == MIN_SEARCH_SECONDS
     _, seconds, _ = effective_budget(limits, 0, 0.5, 1, None)
     assert seconds == 0.5
+
+
+def test_the_stop_time_keeps_the_margin_back_from_the_deadline() -> None:
+    assert stop_time(None, 0.03) is None
+    before = time.monotonic()
+    stop_by = stop_time(1.0, 0.1)
+    assert stop_by is not None and before + 0.9 <= stop_by <= time.monotonic() + 0.9
+
+
+def test_a_search_whose_deadline_passed_while_it_waited_stops_at_once() -> None:
+    """The thread that runs a call's search may start late on a loaded host: the search
+    then spends the shortest search, not its whole budget."""
+    state = engine.new_game("royal_cities", 2, seed=9)
+    search = Search(state, SearchConfig(iterations=0, seconds=30))
+    start = time.perf_counter()
+    assert advance_until(search, time.monotonic() - 1.0)
+    assert time.perf_counter() - start < 0.5
+    assert search.result().elapsed == pytest.approx(MIN_SEARCH_SECONDS, abs=0.05)
