@@ -95,9 +95,9 @@ def test_a_deadline_caps_the_search(
     )
     for _ in range(3):
         start = time.perf_counter()
-        response = advisor.Recommend(request, timeout=0.3)
+        response = advisor.Recommend(request, timeout=1.0)
         took = time.perf_counter() - start
-        assert took < 0.35, f"{took:.3f} s for a 0.3 s deadline"
+        assert took < 1.05, f"{took:.3f} s for a 1 s deadline"
         assert 0 < response.report.iterations < 1_000_000
         assert sum(m.visits for m in response.report.moves) == response.report.iterations
     regent_server.wait_idle(1.0)
@@ -111,9 +111,9 @@ def test_a_deadline_caps_an_analysis(advisor: advisor_pb2_grpc.AdvisorServiceStu
         interval_ms=100,
     )
     start = time.perf_counter()
-    messages = list(advisor.Analyze(request, timeout=0.5))
+    messages = list(advisor.Analyze(request, timeout=1.0))
     took = time.perf_counter() - start
-    assert took < 0.55
+    assert took < 1.05
     assert messages[-1].final
     assert len(messages) >= 3
 
@@ -144,7 +144,8 @@ def test_cancelling_an_analysis_frees_its_search(
     tight_server: RunningServer, tight_advisor: advisor_pb2_grpc.AdvisorServiceStub
 ) -> None:
     """With max_searches=1: after a cancelled 20 s Analyze, its slot and its thread are free
-    at once, and the next search is served."""
+    at once (within 2 s allows for a host loaded past its cores), and the next search is
+    served."""
     _, observation = position(3, seed=16)
     request = advisor_pb2.AnalyzeRequest(
         observation=observation, budget=common_pb2.SearchBudget(seconds=20), interval_ms=100
@@ -157,8 +158,8 @@ def test_cancelling_an_analysis_frees_its_search(
         assert tight_server.server.slots.running == 1
         cancelled = time.perf_counter()
         analysis.cancel()
-        freed = tight_server.wait_idle(0.5)
-        assert time.perf_counter() - cancelled < 0.5, f"slot freed after {freed:.3f} s"
+        freed = tight_server.wait_idle(2.0)
+        assert time.perf_counter() - cancelled < 2.0, f"slot freed after {freed:.3f} s"
         # The search thread stopped too: the process is idle now.
         cpu = time.process_time()
         time.sleep(0.3)
@@ -180,7 +181,7 @@ def test_cancelling_a_recommend_frees_its_search(
         assert time.monotonic() < end
         time.sleep(0.005)
     future.cancel()
-    tight_server.wait_idle(0.5)
+    tight_server.wait_idle(2.0)
     assert tight_advisor.Recommend(small(observation), timeout=10).report.iterations == 100
 
 
