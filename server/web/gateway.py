@@ -42,6 +42,9 @@ log = logging.getLogger("regent.web")
 STATIC = Path(__file__).resolve().parent / "static"
 #: The longest request body accepted: an observation is a few kilobytes.
 MAX_BODY = 256 * 1024
+#: Seconds a connection whose body went unread is drained before it closes, so that its
+#: client reads the answer; short, so that a slow client is still cut off.
+LINGER = 0.5
 #: HTTP status for each gRPC code the service returns; anything else is 502.
 HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: 400,
@@ -323,13 +326,15 @@ class Gateway:
         self.channel = grpc.aio.insecure_channel(self.target)
         self.advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
         # keepalive_timeout also bounds the wait for a request's headers (from the connection
-        # or the last answer); lingering_time 0 closes a connection whose body went unread.
+        # or the last answer). A connection whose body went unread is read and discarded for
+        # LINGER seconds before it closes: closed at once, the client's next bytes would make
+        # the kernel reset it, which can discard the answer (a 408) before the client reads it.
         self.runner = web.AppRunner(
             self.app(),
             handler_cancellation=True,
             access_log=None,
             keepalive_timeout=self.options.header_timeout,
-            lingering_time=0,
+            lingering_time=LINGER,
         )
         await self.runner.setup()
         await web.SockSite(self.runner, sock).start()
