@@ -42,8 +42,9 @@ log = logging.getLogger("regent.web")
 STATIC = Path(__file__).resolve().parent / "static"
 #: The longest request body accepted: an observation is a few kilobytes.
 MAX_BODY = 256 * 1024
-#: Seconds a connection whose body went unread is drained before it closes, so that its
-#: client reads the answer; short, so that a slow client is still cut off.
+#: Seconds a connection whose body went unread is drained before it closes. Closed at once,
+#: the client's next bytes make the kernel reset it, which can discard the answer (a 408)
+#: before the client reads it; short, so that a slow client is still cut off.
 LINGER = 0.5
 #: HTTP status for each gRPC code the service returns; anything else is 502.
 HTTP_STATUS = {
@@ -326,9 +327,7 @@ class Gateway:
         self.channel = grpc.aio.insecure_channel(self.target)
         self.advisor = advisor_pb2_grpc.AdvisorServiceStub(self.channel)
         # keepalive_timeout also bounds the wait for a request's headers (from the connection
-        # or the last answer). A connection whose body went unread is read and discarded for
-        # LINGER seconds before it closes: closed at once, the client's next bytes would make
-        # the kernel reset it, which can discard the answer (a 408) before the client reads it.
+        # or the last answer); lingering_time drains an unread body before the close (LINGER).
         self.runner = web.AppRunner(
             self.app(),
             handler_cancellation=True,
