@@ -27,6 +27,7 @@ cdef struct SearchParams:
     double c
     double margin_weight
     double margin_scale
+    double rank_weight            # the weight of the player's place on points in the reward
     int heuristic_playout
     double epsilon
     int worlds

@@ -260,12 +260,38 @@ cdef void score_unfinished(const Worker* w, const void* d, double* r) noexcept n
         r[p] = 1.0 / leaders if margin[p] == best else 0.0
 
 
+cdef void shape_reward(const Worker* w, const void* d, double* r) noexcept nogil:
+    """Blend each player's result with its margin term and its rank term:
+    (1 - wm - wr) * result + wm * (1/2 + 1/2 * clamp(margin / scale, -1, 1))
+    + wr * (the share of the others it is ahead of on points, a tie counting half)."""
+    cdef double margin[MAX_GAME_PLAYERS]
+    cdef double value, ahead
+    cdef double wm = w.params.margin_weight, wr = w.params.rank_weight
+    cdef int p, q
+    w.api.margins(d, margin)
+    for p in range(w.num_players):
+        value = margin[p] / w.params.margin_scale
+        if value > 1.0:
+            value = 1.0
+        elif value < -1.0:
+            value = -1.0
+        if w.num_players > 1:
+            ahead = 0.0
+            for q in range(w.num_players):
+                if q != p:
+                    # A margin is the points over the best other, so margins sort as points do.
+                    ahead += 1.0 if margin[q] < margin[p] else (0.5 if margin[q] == margin[p] else 0.0)
+            ahead /= w.num_players - 1
+        else:
+            ahead = r[p]
+        r[p] = (1.0 - wm - wr) * r[p] + wm * (0.5 + 0.5 * value) + wr * ahead
+
+
 cdef void iterate(Worker* w) noexcept nogil:
     cdef int16_t buf[MAX_GAME_ACTIONS]
     cdef int32_t cur[MAX_WORLDS]
     cdef int32_t path[MAX_DEPTH]
     cdef double r[MAX_GAME_PLAYERS]
-    cdef double margin[MAX_GAME_PLAYERS]
     cdef int32_t child, best_child, node
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
     cdef double best, value
@@ -377,15 +403,8 @@ cdef void iterate(Worker* w) noexcept nogil:
     else:
         api.returns(d, r)
     cdef float win = <float>r[w.root_player]
-    if w.params.margin_weight != 0.0:
-        api.margins(d, margin)
-        for p in range(w.num_players):
-            value = margin[p] / w.params.margin_scale
-            if value > 1.0:
-                value = 1.0
-            elif value < -1.0:
-                value = -1.0
-            r[p] = (1.0 - w.params.margin_weight) * r[p] + w.params.margin_weight * (0.5 + 0.5 * value)
+    if w.params.margin_weight != 0.0 or w.params.rank_weight != 0.0:
+        shape_reward(w, d, r)
     for i in range(depth):
         node = path[i]
         w.nodes[node].visits += 1
@@ -547,6 +566,7 @@ cdef SearchParams search_params(config) except *:
     p.iterations = config.iterations
     p.c = config.c
     p.margin_weight = config.margin_weight
+    p.rank_weight = config.rank_weight
     p.margin_scale = config.margin_scale
     p.heuristic_playout = config.heuristic_playout
     p.epsilon = config.epsilon

@@ -31,6 +31,9 @@ class SearchConfig:
     margin_weight: float = 0.0
     #: Points of margin that count fully (the term is clamped to [-1, 1]).
     margin_scale: float = 20.0
+    #: Weight of the player's place in the reward: the share of the others it ends ahead of
+    #: on points (a tie counts half), taken from the result's share as the margin's is.
+    rank_weight: float = 0.0
     playout: str = "heuristic"
     #: With the heuristic playout, the chance of a uniformly random move instead.
     epsilon: float = 0.2
@@ -70,6 +73,8 @@ class SearchConfig:
             _check_int(name, getattr(self, name), low, high)
         for name, least, most, low_open in _FLOAT_RANGES:
             _check_float(name, getattr(self, name), least, most, low_open)
+        if self.margin_weight + self.rank_weight > 1.0:
+            raise ValueError("margin_weight and rank_weight must add up to at most 1")
         if self.iterations == 0 and self.seconds == 0:
             raise ValueError("set an iteration budget, a time budget, or both")
         if self.reuse and self.algorithm == "pimc":
@@ -105,6 +110,7 @@ _FLOAT_RANGES = (
     ("c", 0.0, 100.0, False),
     ("margin_weight", 0.0, 1.0, False),
     ("margin_scale", 0.0, 1e6, True),
+    ("rank_weight", 0.0, 1.0, False),
     ("epsilon", 0.0, 1.0, False),
     ("temperature", 0.0, 100.0, False),
 )

@@ -221,6 +221,7 @@ def test_bad_configurations_are_refused() -> None:
         ("c", float("inf")),
         ("margin_scale", float("nan")),
         ("margin_scale", 0.0),
+        ("rank_weight", 1.5),
         ("epsilon", float("nan")),
         ("pv_length", 10**12),
         ("max_nodes", 10**20),
@@ -246,6 +247,30 @@ def test_a_playout_past_the_step_cap_is_scored_from_its_position(game: str) -> N
     assert sum(m.visits for m in result.moves) == 300
     assert all(0.0 <= m.mean_reward <= 1.0 for m in result.moves)
     assert search(state, SearchConfig(iterations=300, seed=1)).capped == 0
+
+
+def test_the_reward_blends_the_result_the_margin_and_the_place() -> None:
+    """A 4-player Citadels draft on points 2, 6, 4 and 5, the player on 5 to pick: with a cap
+    of one action every iteration is scored where it stands (the pick changes no points), so
+    each move's reward is the blend for that player: no win, a margin of -1 (of 20) and
+    ahead of two of the three others."""
+    state = engine.new_game("citadels", 4, seed=3)
+    rng = random.Random(3)
+    while state.scores() != [2, 6, 4, 5] or state.phase != "pick":
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.current_player == 3
+    place, margin = 2 / 3, 0.5 - 0.5 / 20
+    for margin_weight, rank_weight in ((0.0, 1.0), (0.5, 0.5), (0.2, 0.3)):
+        config = SearchConfig(
+            iterations=len(state.legal_actions()),
+            max_steps=1,
+            margin_weight=margin_weight,
+            rank_weight=rank_weight,
+        )
+        blend = margin_weight * margin + rank_weight * place
+        assert all(m.mean_reward == pytest.approx(blend) for m in search(state, config).moves)
+    with pytest.raises(ValueError, match="add up to at most 1"):
+        SearchConfig(margin_weight=0.5, rank_weight=0.6)
 
 
 def test_a_long_playout_sees_the_cancel_flag() -> None:
