@@ -4,6 +4,7 @@ loses nothing and resumes where it stopped."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from pathlib import Path
@@ -70,8 +71,11 @@ class Record:
 
 
 def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    """(header, games in file order with duplicates dropped, length of the whole lines)."""
+    """(header, games in file order with duplicates dropped, length of the whole lines). A
+    record kept gzipped (`.gz`, as docs/records keeps them) is read as it was written."""
     data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
     lines = data.split(b"\n")
     torn = lines.pop()  # bytes after the last newline: a line cut short, or nothing
     good_bytes = len(data) - len(torn)
