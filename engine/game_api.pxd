@@ -32,3 +32,13 @@ ctypedef struct GameApi:
     # The game's hand-written policy; reads only what the player to move knows. By its
     # hand-set judgement, or (`playout`) by the playouts' weights at the game's player count.
     int (*heuristic_action)(const void* s, uint64_t* rng, bint playout) noexcept nogil
+    # Inference (all zero when the game has none): deals of what a player cannot see,
+    # weighed by how likely they make the others' observed choices under a fitted model.
+    size_t belief_size          # bytes of one deal
+    # Whether the game has a model for this position (e.g. at its player count).
+    bint (*belief_ready)(const void* s) noexcept nogil
+    # Deal into `deal`, uniformly among what `player` holds possible at `root`, one deal;
+    # its log likelihood, or -INFINITY when no deal is possible.
+    double (*belief_deal)(const void* root, int player, void* deal, uint64_t* rng) noexcept nogil
+    # Put a deal into a world that resample dealt for the same player from the same root.
+    void (*belief_put)(void* s, const void* deal) noexcept nogil

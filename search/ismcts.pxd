@@ -34,6 +34,7 @@ cdef struct SearchParams:
     int64_t max_nodes
     int64_t max_steps             # actions one iteration may simulate before it is scored as it stands
     int64_t playout_depth         # playout actions past the tree before the game's evaluate scores it; 0: to the end
+    int infer                     # deals of the hidden information weighed once a search; 0: none
 
 cdef struct Worker:
     const GameApi* api
@@ -50,6 +51,10 @@ cdef struct Worker:
     int32_t roots[MAX_WORLDS]
     char* scratch                 # the iteration's world
     char* worlds                  # PIMC's fixed worlds
+    char* beliefs                 # the weighed deals (params.infer of the game's belief_size)
+    double* belief_cdf            # their weights, cumulated
+    int belief_n                  # deals drawn from (0: uniform dealing)
+    bint beliefs_weighed          # for this root
     int32_t* child_at             # action -> child of the node being visited
     uint32_t* stamp_at            # valid where stamp_at[action] == stamp
     uint32_t stamp

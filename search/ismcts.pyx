@@ -7,7 +7,7 @@
 # one tree over the true moves; PIMC searches K fixed worlds. Every node keeps
 # a reward per player and each player maximizes its own (UCB with availability
 # counts). Nodes live in one arena that grows by doubling, never per node.
-from libc.math cimport log, sqrt
+from libc.math cimport INFINITY, exp, log, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -20,7 +20,7 @@ from engine.cstate cimport CState
 from engine.game_api cimport (
     MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, OBSERVED_NOTHING, GameApi,
 )
-from engine.rng cimport rng_below, rng_seed
+from engine.rng cimport rng_below, rng_next, rng_seed
 
 cdef enum:
     NO_NODE = -1
@@ -117,8 +117,16 @@ cdef int worker_start(Worker* w) noexcept nogil:
     w.worlds = NULL
     if w.params.mode == MODE_PIMC:
         w.worlds = <char*>malloc(size * w.num_trees)
+    w.beliefs = NULL
+    w.belief_cdf = NULL
+    w.belief_n = 0
+    w.beliefs_weighed = False
+    if w.params.infer > 0:
+        w.beliefs = <char*>malloc(w.params.infer * w.api.belief_size)
+        w.belief_cdf = <double*>malloc(w.params.infer * sizeof(double))
     if w.nodes == NULL or w.scratch == NULL or w.child_at == NULL or w.stamp_at == NULL or (
-            w.params.mode == MODE_PIMC and w.worlds == NULL):
+            w.params.mode == MODE_PIMC and w.worlds == NULL) or (
+            w.params.infer > 0 and (w.beliefs == NULL or w.belief_cdf == NULL)):
         return -1
     w.n_nodes = 0
     for k in range(w.num_trees):
@@ -186,6 +194,8 @@ cdef int worker_reroot(Worker* w, int action) noexcept nogil:
     free(origin)
     w.nodes = fresh
     w.n_nodes = count
+    w.belief_n = 0
+    w.beliefs_weighed = False       # the new root's deals are weighed when it runs
     worker_reset_counts(w)
     return 0
 
@@ -196,6 +206,10 @@ cdef void worker_free(Worker* w) noexcept nogil:
     free(w.worlds)
     free(w.child_at)
     free(w.stamp_at)
+    free(w.beliefs)
+    free(w.belief_cdf)
+    w.beliefs = NULL
+    w.belief_cdf = NULL
     w.nodes = NULL
     w.scratch = NULL
     w.worlds = NULL
@@ -212,6 +226,47 @@ cdef void index_children(Worker* w, int32_t node) noexcept nogil:
             w.child_at[w.nodes[c].label] = c
             w.stamp_at[w.nodes[c].label] = w.stamp
         c = w.nodes[c].next_sibling
+
+
+cdef void weigh_beliefs(Worker* w) noexcept nogil:
+    """Deal `params.infer` candidates of what the root player cannot see and weigh each by
+    the game's model of the others' choices (sampling importance resampling: each world then
+    draws one in proportion to its weight). Stops early at the cancel flag or the deadline,
+    keeping the deals weighed so far, so the budget holds."""
+    cdef size_t size = w.api.belief_size
+    cdef double top = -INFINITY, total = 0.0, weight
+    cdef int k, n = 0
+    cdef int64_t t
+    for k in range(w.params.infer):
+        if k % CLOCK_EVERY == 0 and must_stop(w):
+            break
+        weight = w.api.belief_deal(w.root, w.root_player, w.beliefs + n * size, w.rng)
+        if weight > -INFINITY:
+            w.belief_cdf[n] = weight
+            n += 1
+            if weight > top:
+                top = weight
+    for k in range(n):
+        total += exp(w.belief_cdf[k] - top)
+        w.belief_cdf[k] = total
+    w.belief_n = n
+    w.beliefs_weighed = True
+    if w.params.mode == MODE_PIMC and n > 0:
+        for t in range(w.num_trees):
+            draw_belief(w, w.worlds + t * w.api.state_size)
+
+
+cdef void draw_belief(Worker* w, void* d) noexcept nogil:
+    """Put into world `d` (resampled from the root) one weighed deal, drawn by weight."""
+    cdef double u = (rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) * w.belief_cdf[w.belief_n - 1]
+    cdef int lo = 0, hi = w.belief_n - 1, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if w.belief_cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    w.api.belief_put(d, w.beliefs + lo * w.api.belief_size)
 
 
 cdef inline int32_t child_of(const Worker* w, int action) noexcept nogil:
@@ -311,6 +366,8 @@ cdef void iterate(Worker* w) noexcept nogil:
         last = w.num_trees
         memcpy(d, w.root, size)
         api.resample(d, w.root_player, w.rng)
+        if w.belief_n > 0:
+            draw_belief(w, d)
     for t in range(first, last):
         cur[t] = w.roots[t]
         active[t] = True
@@ -423,6 +480,8 @@ cdef void worker_run(Worker* w, double seconds) noexcept nogil:
     cdef int64_t done = 0
     w.deadline = start + seconds if seconds > 0.0 else 0.0
     w.stopped = False
+    if w.params.infer > 0 and not w.beliefs_weighed:
+        weigh_beliefs(w)
     while True:
         if limit > 0 and w.iterations >= limit:
             break
@@ -468,6 +527,8 @@ cdef class _Job:
         self.w.nodes = NULL
         self.w.scratch = NULL
         self.w.worlds = NULL
+        self.w.beliefs = NULL
+        self.w.belief_cdf = NULL
         self.w.child_at = NULL
         self.w.stamp_at = NULL
 
@@ -574,6 +635,7 @@ cdef SearchParams search_params(config) except *:
     p.max_nodes = config.max_nodes
     p.max_steps = config.max_steps
     p.playout_depth = config.playout_depth
+    p.infer = config.infer
     return p
 
 
@@ -597,6 +659,11 @@ cdef class SearchRun:
         `played`, the move it made there, the search goes on from `previous`'s subtrees
         below that move (tree reuse); `previous` is used up."""
         self.params = search_params(config)
+        if self.params.infer > 0 and (state.api.belief_ready == NULL
+                                      or not state.api.belief_ready(state.ptr)):
+            raise ValueError(
+                f"infer: this game has no model of the players' choices at "
+                f"{state.api.num_players(state.ptr)} players; use infer=0")
         self.seconds = config.seconds
         self.pv_length = config.pv_length
         self.cancel_token = cancel if cancel is not None else CancelToken()

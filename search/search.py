@@ -59,6 +59,11 @@ class SearchConfig:
     #: the position (its estimated share of the win per player, blended with the
     #: margin as a result is); 0 plays every playout to the end.
     playout_depth: int = 0
+    #: Deals of what the player cannot see, weighed once a search by how likely they make
+    #: the others' observed choices under the game's fitted model of them (Citadels: the
+    #: draft's picks); each iteration's world draws one by weight. 0 deals uniformly; a game
+    #: without a model at the position's player count refuses more (ValueError).
+    infer: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -103,6 +108,7 @@ _INT_RANGES = (
     ("max_steps", 1, 1_000_000),
     ("playout_depth", 0, 1_000_000),
     ("reuse", 0, 1),
+    ("infer", 0, 1 << 16),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (

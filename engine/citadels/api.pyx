@@ -6,6 +6,7 @@ from engine.citadels.core cimport (
     NUM_ACTIONS, CTState, ct_apply, ct_current_player, ct_is_terminal, ct_legal_actions, ct_margins,
     ct_observed_action, ct_resample, ct_returns,
 )
+from engine.citadels.belief cimport CTDeal, ct_belief_deal, ct_belief_put, ct_belief_ready
 from engine.citadels.evaluation cimport ct_evaluate
 from engine.citadels.heuristic cimport ct_heuristic_action
 
@@ -54,6 +55,18 @@ cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept 
     return ct_heuristic_action(<const CTState*>s, rng, playout)
 
 
+cdef bint _belief_ready(const void* s) noexcept nogil:
+    return ct_belief_ready(<const CTState*>s)
+
+
+cdef double _belief_deal(const void* root, int player, void* deal, uint64_t* rng) noexcept nogil:
+    return ct_belief_deal(<const CTState*>root, player, <CTDeal*>deal, rng)
+
+
+cdef void _belief_put(void* s, const void* deal) noexcept nogil:
+    ct_belief_put(<CTState*>s, <const CTDeal*>deal)
+
+
 cdef GameApi CT_API
 CT_API.state_size = sizeof(CTState)
 CT_API.num_actions = NUM_ACTIONS
@@ -68,6 +81,10 @@ CT_API.evaluate = _evaluate
 CT_API.resample = _resample
 CT_API.observed_action = _observed_action
 CT_API.heuristic_action = _heuristic_action
+CT_API.belief_size = sizeof(CTDeal)
+CT_API.belief_ready = _belief_ready
+CT_API.belief_deal = _belief_deal
+CT_API.belief_put = _belief_put
 
 
 cdef const GameApi* ct_game_api() noexcept nogil:

@@ -1,0 +1,131 @@
+"""Fit Citadels' pick model (engine.citadels.belief) to the picks of recorded games.
+
+The search reads the draft through this model (`infer`): a deal of the characters is worth
+as much as it makes the others' picks likely. The model is a softmax over the characters a
+picker is shown, each character's logit linear in the public features `FEATURES` and its
+colour income; fitted by maximum likelihood (Adam, a little L2), on every pick with a choice
+made by the seats named (`--seats`, all when absent) in `regent tournament` records of one
+player count. The games of every third deal are held out; the file written is what
+`engine/citadels/models/` holds:
+
+    python -m bench.fit_picks docs/records/sprt-ct4-*.jsonl.gz --seats base \\
+        --out engine/citadels/models/picks-4p.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from clients.tournament.record import read
+from engine.citadels.belief import FEATURES, pick_inputs
+
+HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
+CHARACTERS = 8
+
+
+def picks(paths: list[Path], seats: set[str] | None) -> tuple[int, np.ndarray, ...]:
+    """(player count, features, incomes, shown mask, chosen, deal) of every pick with a
+    choice by the seats named, one row a pick; ValueError for records of other games or
+    of several player counts."""
+    rows: list[tuple[list[float], list[int], list[bool], int, int]] = []
+    counts = set()
+    for path in paths:
+        header, games, _ = read(path)
+        if header["config"]["game"] != "citadels":
+            raise ValueError(f"{path} records {header['config']['game']}, not citadels")
+        spec = engine.game("citadels")
+        for record in games:
+            counts.add(len(record["seats"]))
+            rules = spec.rules_class(**record["rules"])
+            state = spec.new_game(len(record["seats"]), seed=record["seed"], rules=rules)
+            for move in record["moves"]:
+                action = state.string_to_action(move)
+                player = state.current_player
+                options = state.legal_actions()
+                chosen_by = record["seats"][player]
+                if state.phase == "pick" and len(options) > 1 and (not seats or chosen_by in seats):
+                    shown = sum(1 << option for option in options)  # a pick's id is its character
+                    x, income = pick_inputs(state, player, shown)
+                    mask = [bool(shown >> c & 1) for c in range(CHARACTERS)]
+                    rows.append((x, income, mask, action, record["deal"]))
+                state.apply_action(action)
+    if len(counts) != 1:
+        raise ValueError(f"records of {sorted(counts)} players: one count a fit")
+    if not rows:
+        raise ValueError("no picks with a choice by those seats")
+    x, income, mask, chosen, deal = (np.array(column) for column in zip(*rows, strict=True))
+    return counts.pop(), x.astype(float), income.astype(float), mask, chosen, deal
+
+
+def log_likelihoods(table, beta, x, income, mask, chosen):
+    """(mean log-likelihood of the chosen picks, each pick's probabilities) under the model."""
+    logits = np.where(mask, x @ table.T + beta * income, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    return float(log_p[np.arange(len(x)), chosen].mean()), np.exp(log_p)
+
+
+def fit(x, income, mask, chosen, steps: int, l2: float, rate: float):
+    """(table [character][feature], income weight) of the highest likelihood (Adam)."""
+    table = np.zeros((CHARACTERS, x.shape[1]))
+    beta = 0.0
+    m_t, v_t, m_b, v_b = np.zeros_like(table), np.zeros_like(table), 0.0, 0.0
+    for step in range(1, steps + 1):
+        _, p = log_likelihoods(table, beta, x, income, mask, chosen)
+        p[np.arange(len(x)), chosen] -= 1.0  # the gradient of -log p: predicted less observed
+        grad_t = p.T @ x / len(x) + l2 * table
+        grad_b = float((p * income).sum() / len(x))
+        m_t, v_t = 0.9 * m_t + 0.1 * grad_t, 0.999 * v_t + 0.001 * grad_t**2
+        m_b, v_b = 0.9 * m_b + 0.1 * grad_b, 0.999 * v_b + 0.001 * grad_b**2
+        fix1, fix2 = 1 - 0.9**step, 1 - 0.999**step
+        table -= rate * (m_t / fix1) / (np.sqrt(v_t / fix2) + 1e-8)
+        beta -= rate * (m_b / fix1) / ((v_b / fix2) ** 0.5 + 1e-8)
+    return table, beta
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", nargs="+", type=Path, help="tournament records (.jsonl[.gz])")
+    parser.add_argument("--seats", help="the seats whose picks to fit, comma-separated")
+    parser.add_argument("--steps", type=int, default=4000, help="Adam steps")
+    parser.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
+    parser.add_argument("--l2", type=float, default=1e-3, help="weight decay")
+    parser.add_argument("--out", type=Path, required=True, help="the fitted model (JSON)")
+    args = parser.parse_args(argv)
+    try:
+        players, x, income, mask, chosen, deal = picks(
+            args.records, set(args.seats.split(",")) if args.seats else None
+        )
+    except ValueError as err:
+        parser.error(str(err))
+    held = np.flatnonzero(deal % HELD_OUT_EVERY == 0)
+    train = np.flatnonzero(deal % HELD_OUT_EVERY != 0)
+    print(f"citadels, {players} players: {len(train)} picks to fit, {len(held)} held out")
+    table, beta = fit(x[train], income[train], mask[train], chosen[train],
+                      args.steps, args.l2, args.rate)  # fmt: skip
+    uniform = -float(np.log(mask[held].sum(axis=1)).mean())
+    fitted, p = log_likelihoods(table, beta, x[held], income[held], mask[held], chosen[held])
+    top = float((p.argmax(axis=1) == chosen[held]).mean())
+    print(f"held out, log-likelihood a pick: uniform {uniform:.4f}, fitted {fitted:.4f} "
+          f"(the model's likeliest is the pick {top:.1%})")  # fmt: skip
+    model = {
+        "game": "citadels",
+        "players": [players],
+        "features": list(FEATURES),
+        "table": table.tolist(),
+        "income": beta,
+        "picks": {"fit": len(train), "held_out": len(held)},
+        "held_out_loglik": {"uniform": uniform, "fitted": fitted, "likeliest_picked": top},
+        "args": json.loads(json.dumps(vars(args), default=str)),
+    }
+    args.out.write_text(json.dumps(model, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
