@@ -11,11 +11,19 @@ variance (an unbiased estimate of the squared error of the exact mean). SPSA fit
 weights of `engine.<game>.heuristic.TABLE` at the records' player count (one count a fit),
 each perturbation pair playing the same positions with the same seeds; the games of every
 third deal are held out and scored at the start and the end. A fit starts from the hand-set
-weights (or an earlier fit's, `--start`). The fitted weights are written as JSON with their
-player count, to be served (`regent serve --heuristic-weights`), made the playouts' default
-(a game's `fits/` folder), or started from by a longer fit:
+weights (or an earlier fit's, `--start`).
+
+With `--target moves` the heuristic is fitted instead to the moves the recorded seats chose
+(`--seats`, all when absent; the first step of expert iteration): every decision with a
+choice, in a world dealt once from the mover's view (seeded), and the loss is the share of
+them where the playouts' heuristic would choose otherwise.
+
+The fitted weights are written as JSON with their player count, to be served (`regent serve
+--heuristic-weights`), made the playouts' default (a game's `fits/` folder), or started from
+by a longer fit:
 
     python -m bench.balance_heuristic RECORD.jsonl... --steps 300 --seed 1 --out fit.json
+    python -m bench.balance_heuristic RECORD.jsonl... --target moves --seats base --out fit.json
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,23 +40,47 @@ from clients.tournament.record import read
 from engine.heuristics import weight_table
 from engine.interface import State
 from engine.weights import WeightTable, read_fit
-from search.ismcts import playout_results
+from search.ismcts import heuristic_action, playout_results
 
 HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
 
 
 @dataclass(frozen=True)
 class Position:
-    """A recorded position and how its game ended; `deal` ties the seatings of one deal."""
+    """A recorded position and how its game ended; `deal` ties the seatings of one deal. For
+    `--target moves`, a world dealt from the mover's view and the move recorded there."""
 
     state: State
     returns: tuple[float, ...]
     deal: int
+    move: int = -1
 
 
 def positions(paths: list[Path], every: int) -> tuple[str, list[Position]]:
     """(the game, every `every`-th position before the end of each recorded game). All
     records must be of one game; a record of another raises ValueError."""
+    return replay(paths, lambda i, state, action, seat: i % every == 0, world_seed=None)
+
+
+def decisions(paths: list[Path], seats: set[str] | None, seed: int) -> tuple[str, list[Position]]:
+    """(the game, every decision with a choice made by the seats named, all when None), each
+    in a world dealt from the mover's view, the worlds seeded in turn from `seed`."""
+    return replay(
+        paths,
+        lambda i, state, action, seat: (
+            len(state.legal_actions()) > 1 and (not seats or seat in seats)
+        ),
+        world_seed=seed,
+    )
+
+
+def replay(
+    paths: list[Path], keep: Callable[[int, State, int, str], bool], world_seed: int | None
+) -> tuple[str, list[Position]]:
+    """(the game, the positions of the recorded games that `keep(index, state, action, seat)`
+    takes): the state itself, or with `world_seed` a world dealt from the mover's view and the
+    move made. All records must be of one game; a record of another raises ValueError."""
+    dice = random.Random(world_seed)
     game = ""
     out: list[Position] = []
     for path in paths:
@@ -62,9 +95,15 @@ def positions(paths: list[Path], every: int) -> tuple[str, list[Position]]:
             state = engine.new_game(game, len(record["seats"]), seed=record["seed"], rules=rules)
             returns = tuple(record["returns"])
             for i, move in enumerate(record["moves"]):
-                if i % every == 0:
-                    out.append(Position(state.clone(), returns, record["deal"]))
-                state.apply_action(state.string_to_action(move))
+                action = state.string_to_action(move)
+                mover = state.current_player
+                if keep(i, state, action, record["seats"][mover]):
+                    if world_seed is None:
+                        out.append(Position(state.clone(), returns, record["deal"]))
+                    else:
+                        world = state.resample(mover, dice.getrandbits(32))
+                        out.append(Position(world, returns, record["deal"], action))
+                state.apply_action(action)
     if not game:
         raise ValueError("no records given")
     return game, out
@@ -84,11 +123,26 @@ def loss(sample: list[Position], playouts: int, epsilon: float, seed: int) -> fl
     return total / len(sample)
 
 
+def disagreement(sample: list[Position], seed: int) -> float:
+    """The share of `sample` where the playouts' heuristic would not make the recorded move;
+    position i's heuristic is seeded by `seed` and i, as `loss` seeds its playouts."""
+    differ = sum(
+        heuristic_action(p.state, seed * 1_000_003 + i, True) != p.move
+        for i, p in enumerate(sample)
+    )
+    return differ / len(sample)
+
+
+#: A loss of the weights in force: (positions, seed) -> the loss.
+Measure = Callable[[list[Position], int], float]
+
+
 def spsa(
     table: WeightTable,
     fit: list[Position],
     args: argparse.Namespace,
     players: int,
+    measure: Measure,
 ) -> dict[str, float]:
     """Weights at `players` fitted by SPSA from the table's current ones there (Spall's gains:
     a/(k+1+A)^0.602, c/(k+1)^0.101), in units of each weight's scale, max(1, |weight| / 4)."""
@@ -108,9 +162,9 @@ def spsa(
         sample = rng.sample(fit, min(args.batch, len(fit)))
         dice = rng.getrandbits(32)
         table.set(at([v + c_k * d for v, d in zip(x, delta, strict=True)]), players)
-        plus = loss(sample, args.playouts, args.epsilon, dice)
+        plus = measure(sample, dice)
         table.set(at([v - c_k * d for v, d in zip(x, delta, strict=True)]), players)
-        minus = loss(sample, args.playouts, args.epsilon, dice)
+        minus = measure(sample, dice)
         return delta, (plus - minus) / (2 * c_k)
 
     # The gain a: the first step moves each weight by about `move` scales on average.
@@ -147,7 +201,12 @@ def start(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="+", type=Path, help="tournament records (record.jsonl)")
-    parser.add_argument("--every", type=int, default=12, help="one position per this many actions")
+    parser.add_argument("--target", choices=("results", "moves"), default="results",
+                        help="fit the playouts' mean to the games' results (simulation "
+                        "balancing), or the heuristic to the recorded moves")  # fmt: skip
+    parser.add_argument("--seats", help="--target moves: the seats whose moves, comma-separated")
+    parser.add_argument("--every", type=int, default=12,
+                        help="one position per this many actions (--target results)")  # fmt: skip
     parser.add_argument("--steps", type=int, default=300, help="SPSA steps")
     parser.add_argument("--batch", type=int, default=3000, help="positions per loss")
     parser.add_argument("--playouts", type=int, default=8, help="playouts per position")
@@ -162,7 +221,20 @@ def main(argv: list[str] | None = None) -> int:
                         "not the hand-set")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, help="the fitted weights (JSON)")
     args = parser.parse_args(argv)
-    game, data = positions(args.records, args.every)
+    if args.target == "moves":
+        seats = set(args.seats.split(",")) if args.seats else None
+        game, data = decisions(args.records, seats, args.seed)
+        measure: Measure = disagreement
+        held_measure = disagreement
+    else:
+        game, data = positions(args.records, args.every)
+
+        def measure(sample: list[Position], seed: int) -> float:
+            return loss(sample, args.playouts, args.epsilon, seed)
+
+        def held_measure(sample: list[Position], seed: int) -> float:
+            return loss(sample, args.held_playouts, args.epsilon, seed)
+
     table = weight_table(game)
     fit = [p for p in data if p.deal % HELD_OUT_EVERY]
     held = [p for p in data if not p.deal % HELD_OUT_EVERY]
@@ -178,9 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         table.set(table.hand_set, players)  # from the hand-set weights, not a default fit
         if args.start:
             start(table, args.start, game, players, parser)
-        before = loss(held, args.held_playouts, args.epsilon, args.seed)
-        fitted = spsa(table, fit, args, players)
-        after = loss(held, args.held_playouts, args.epsilon, args.seed)
+        before = held_measure(held, args.seed)
+        fitted = spsa(table, fit, args, players, measure)
+        after = held_measure(held, args.seed)
     finally:
         table.reset()
     print(f"held-out loss: at the start {before:.4f}, fitted {after:.4f}")

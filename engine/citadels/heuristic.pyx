@@ -1,8 +1,11 @@
 # A hand-written Citadels policy, in C for playouts. It reads only what the
 # player to move knows: its hand and gold, the cities, revealed characters and
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
-# bench/balance_heuristic.py can fit them; the player and the playouts play by the hand-set
-# values unless a fit is put in force.
+# bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
+# the playouts too, except at the player counts of a fit in fits/ (4 players: the weights
+# fitted to v0.1.0's moves, part of the step that won an SPRT, docs/strength.md's SPRT log).
+from pathlib import Path
+
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from engine.citadels.core cimport (
@@ -55,7 +58,7 @@ cdef enum:
     W_WARLORD_PRICE
     NUM_WEIGHTS
 
-TABLE = WeightTable(WEIGHTS)
+TABLE = WeightTable(WEIGHTS, fits=Path(__file__).parent / "fits")
 cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 
