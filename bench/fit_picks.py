@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +29,29 @@ HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
 CHARACTERS = 8
 
 
-def picks(paths: list[Path], seats: set[str] | None) -> tuple[int, np.ndarray, ...]:
-    """(player count, features, incomes, shown mask, chosen, deal) of every pick with a
-    choice by the seats named, one row a pick; ValueError for records of other games or
-    of several player counts."""
+@dataclass(frozen=True)
+class Picks:
+    """Every pick with a choice by the seats named, one row a pick."""
+
+    players: int
+    x: np.ndarray  # the features
+    income: np.ndarray  # each character's income
+    shown: np.ndarray  # the characters shown, as a mask
+    chosen: np.ndarray  # the character picked
+    deal: np.ndarray  # the game's deal, which ties its seatings
+
+    def split(self, where: np.ndarray) -> tuple[Picks, Picks]:
+        """(the picks where `where` holds, the others)."""
+        return self._rows(where), self._rows(~where)
+
+    def _rows(self, where: np.ndarray) -> Picks:
+        return Picks(self.players, self.x[where], self.income[where], self.shown[where],
+                     self.chosen[where], self.deal[where])  # fmt: skip
+
+
+def picks(paths: list[Path], seats: set[str] | None) -> Picks:
+    """The picks with a choice by the seats named (all when None) in the records;
+    ValueError for records of another game or of several player counts."""
     rows: list[tuple[list[float], list[int], list[bool], int, int]] = []
     counts = set()
     for path in paths:
@@ -58,28 +78,29 @@ def picks(paths: list[Path], seats: set[str] | None) -> tuple[int, np.ndarray, .
         raise ValueError(f"records of {sorted(counts)} players: one count a fit")
     if not rows:
         raise ValueError("no picks with a choice by those seats")
-    x, income, mask, chosen, deal = (np.array(column) for column in zip(*rows, strict=True))
-    return counts.pop(), x.astype(float), income.astype(float), mask, chosen, deal
+    columns = [np.array(column) for column in zip(*rows, strict=True)]
+    return Picks(counts.pop(), *columns)
 
 
-def log_likelihoods(table, beta, x, income, mask, chosen):
-    """(mean log-likelihood of the chosen picks, each pick's probabilities) under the model."""
-    logits = np.where(mask, x @ table.T + beta * income, -np.inf)
+def log_likelihoods(table: np.ndarray, beta: float, data: Picks) -> tuple[float, np.ndarray]:
+    """(mean log-likelihood of the picks made, each pick's probabilities) under the model."""
+    logits = np.where(data.shown, data.x @ table.T + beta * data.income, -np.inf)
     logits -= logits.max(axis=1, keepdims=True)
     log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-    return float(log_p[np.arange(len(x)), chosen].mean()), np.exp(log_p)
+    return float(log_p[np.arange(len(data.x)), data.chosen].mean()), np.exp(log_p)
 
 
-def fit(x, income, mask, chosen, steps: int, l2: float, rate: float):
+def fit(data: Picks, steps: int, l2: float, rate: float) -> tuple[np.ndarray, float]:
     """(table [character][feature], income weight) of the highest likelihood (Adam)."""
-    table = np.zeros((CHARACTERS, x.shape[1]))
+    table = np.zeros((CHARACTERS, data.x.shape[1]))
     beta = 0.0
     m_t, v_t, m_b, v_b = np.zeros_like(table), np.zeros_like(table), 0.0, 0.0
+    n = len(data.x)
     for step in range(1, steps + 1):
-        _, p = log_likelihoods(table, beta, x, income, mask, chosen)
-        p[np.arange(len(x)), chosen] -= 1.0  # the gradient of -log p: predicted less observed
-        grad_t = p.T @ x / len(x) + l2 * table
-        grad_b = float((p * income).sum() / len(x))
+        _, p = log_likelihoods(table, beta, data)
+        p[np.arange(n), data.chosen] -= 1.0  # the gradient of -log p: predicted less observed
+        grad_t = p.T @ data.x / n + l2 * table
+        grad_b = float((p * data.income).sum() / n)
         m_t, v_t = 0.9 * m_t + 0.1 * grad_t, 0.999 * v_t + 0.001 * grad_t**2
         m_b, v_b = 0.9 * m_b + 0.1 * grad_b, 0.999 * v_b + 0.001 * grad_b**2
         fix1, fix2 = 1 - 0.9**step, 1 - 0.999**step
@@ -98,28 +119,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the fitted model (JSON)")
     args = parser.parse_args(argv)
     try:
-        players, x, income, mask, chosen, deal = picks(
-            args.records, set(args.seats.split(",")) if args.seats else None
-        )
+        data = picks(args.records, set(args.seats.split(",")) if args.seats else None)
     except ValueError as err:
         parser.error(str(err))
-    held = np.flatnonzero(deal % HELD_OUT_EVERY == 0)
-    train = np.flatnonzero(deal % HELD_OUT_EVERY != 0)
-    print(f"citadels, {players} players: {len(train)} picks to fit, {len(held)} held out")
-    table, beta = fit(x[train], income[train], mask[train], chosen[train],
-                      args.steps, args.l2, args.rate)  # fmt: skip
-    uniform = -float(np.log(mask[held].sum(axis=1)).mean())
-    fitted, p = log_likelihoods(table, beta, x[held], income[held], mask[held], chosen[held])
-    top = float((p.argmax(axis=1) == chosen[held]).mean())
+    held, train = data.split(data.deal % HELD_OUT_EVERY == 0)
+    print(f"citadels, {data.players} players: {len(train.x)} picks to fit, "
+          f"{len(held.x)} held out")  # fmt: skip
+    table, beta = fit(train, args.steps, args.l2, args.rate)
+    uniform = -float(np.log(held.shown.sum(axis=1)).mean())
+    fitted, p = log_likelihoods(table, beta, held)
+    top = float((p.argmax(axis=1) == held.chosen).mean())
     print(f"held out, log-likelihood a pick: uniform {uniform:.4f}, fitted {fitted:.4f} "
           f"(the model's likeliest is the pick {top:.1%})")  # fmt: skip
     model = {
         "game": "citadels",
-        "players": [players],
+        "players": [data.players],
         "features": list(FEATURES),
         "table": table.tolist(),
         "income": beta,
-        "picks": {"fit": len(train), "held_out": len(held)},
+        "picks": {"fit": len(train.x), "held_out": len(held.x)},
         "held_out_loglik": {"uniform": uniform, "fitted": fitted, "likeliest_picked": top},
         "args": json.loads(json.dumps(vars(args), default=str)),
     }

@@ -639,6 +639,38 @@ cdef SearchParams search_params(config) except *:
     return p
 
 
+cdef int check_infer(CState state, const SearchParams* params) except -1:
+    """ValueError when `infer` asks for a model of the others' choices the game has not."""
+    if params.infer > 0 and (state.api.belief_ready == NULL or not state.api.belief_ready(state.ptr)):
+        raise ValueError(f"infer: this game has no model of the players' choices at "
+                         f"{state.api.num_players(state.ptr)} players; use infer=0")
+    return 0
+
+
+def sample_worlds(CState state, config, int count) -> list:
+    """`count` worlds dealt as a search with `config` deals them for the player to move, from
+    its seed (with `infer`, each drawn from the deals weighed once): what tests check and
+    bench/measure_inference.py measures."""
+    cdef SearchParams params = search_params(config)
+    check_infer(state, &params)
+    cdef _Job job = _Job()
+    job.setup(state, &params, <uint64_t>(config.seed & 0xFFFFFFFFFFFFFFFF), CancelToken())
+    cdef Worker* w = &job.w
+    cdef CState world
+    with nogil:
+        if params.infer > 0:
+            weigh_beliefs(w)
+    worlds = []
+    for _ in range(count):
+        world = state.clone()
+        with nogil:
+            w.api.resample(world.ptr, w.root_player, w.rng)
+            if w.belief_n > 0:
+                draw_belief(w, world.ptr)
+        worlds.append(world)
+    return worlds
+
+
 cdef class SearchRun:
     """A search from one state for its player to move, with `config.threads`
     independent workers (root parallelization). `advance` runs it for a while
@@ -659,11 +691,7 @@ cdef class SearchRun:
         `played`, the move it made there, the search goes on from `previous`'s subtrees
         below that move (tree reuse); `previous` is used up."""
         self.params = search_params(config)
-        if self.params.infer > 0 and (state.api.belief_ready == NULL
-                                      or not state.api.belief_ready(state.ptr)):
-            raise ValueError(
-                f"infer: this game has no model of the players' choices at "
-                f"{state.api.num_players(state.ptr)} players; use infer=0")
+        check_infer(state, &self.params)
         self.seconds = config.seconds
         self.pv_length = config.pv_length
         self.cancel_token = cancel if cancel is not None else CancelToken()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.balance_heuristic import loss, main, positions
+from bench.balance_heuristic import decisions, disagreement, loss, main, positions
 from clients.tournament.record import read
 from engine.citadels.heuristic import TABLE
 from engine.heuristics import load_weights
@@ -20,7 +20,7 @@ HAND_SET = TABLE.hand_set
 
 
 def at_defaults() -> bool:
-    return all(TABLE.get(p) == HAND_SET for p in range(1, 8))
+    return all(TABLE.get(p) == TABLE.defaults(p) for p in range(1, 8))
 
 
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
@@ -68,13 +68,36 @@ def test_a_short_fit_writes_every_weight_and_restores_the_defaults(
     assert "held-out loss" in capsys.readouterr().out
     # The service puts a fit in force with `regent serve --heuristic-weights`: at 3 players.
     assert load_weights(out) == "citadels"
-    assert TABLE.get(3) == fitted["weights"] and TABLE.get(4) == HAND_SET
+    assert TABLE.get(3) == fitted["weights"] and TABLE.get(2) == HAND_SET
     # A fit starts from the hand-set weights, whatever is in force: the same fit again.
     assert main([*args[:-2], "--out", str(tmp_path / "same.json")]) == 0
     assert json.loads((tmp_path / "same.json").read_text())["weights"] == fitted["weights"]
     assert at_defaults()
     # A longer fit may start where this one ended.
     assert main([*args[:-2], "--start", str(out), "--out", str(tmp_path / "again.json")]) == 0
+    assert at_defaults()
+
+
+def test_fitting_to_moves_starts_near_the_heuristics_own_moves(
+    citadels_record: Path, tmp_path: Path, capsys
+) -> None:
+    """`--target moves`: each decision of the seats named, in a world dealt from the mover's
+    view. The heuristic bot's own moves are the playouts' choice at the hand-set weights (but
+    for its random tie-breaks), the random bot's are not; a short fit writes every weight."""
+    _, own = decisions([citadels_record], {"h"}, seed=1)
+    _, everyone = decisions([citadels_record], None, seed=1)
+    _, other = decisions([citadels_record], {"r"}, seed=1)
+    assert len(own) + len(other) == len(everyone)
+    assert all(p.move in p.state.legal_actions() and len(p.state.legal_actions()) > 1 for p in own)
+    assert disagreement(own, seed=1) < 0.1 < 0.5 < disagreement(other, seed=1)
+    assert disagreement(own, seed=1) == disagreement(own, seed=1)
+    out = tmp_path / "moves.json"
+    args = [str(citadels_record), "--target", "moves", "--seats", "h", "--steps", "2",
+            "--batch", "50", "--seed", "1", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    fitted = json.loads(out.read_text())
+    assert fitted["players"] == [3] and set(fitted["weights"]) == set(TABLE.names)
+    assert fitted["held_out_loss"]["start"] < 0.1
     assert at_defaults()
 
 
