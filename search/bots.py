@@ -10,7 +10,7 @@ from typing import Protocol
 
 from engine.interface import State
 from engine.registry import game as game_spec
-from search.ismcts import CancelToken, heuristic_action
+from search.ismcts import CancelToken, check_config, heuristic_action
 from search.levels import level_number, level_spec
 from search.search import ALGORITHMS, Search, SearchConfig
 
@@ -136,11 +136,16 @@ def search_config(
     spec: str, game: str | None = None, players: int = 0, **overrides: object
 ) -> SearchConfig | None:
     """The search configuration of a search bot's spec (a level resolved for `game` with
-    `players` players), with `overrides` applied (None for the bots that do not search)."""
+    `players` players), with `overrides` applied (None for the bots that do not search);
+    ValueError names what is wrong, with the game and its player count also what the game
+    has not (`infer` without a model)."""
     kind, values = parse_spec(resolve(spec, game, players))
     if kind not in SEARCH_BOTS:
         return None
-    return SearchConfig(algorithm=kind, **(values | overrides))  # type: ignore[arg-type]
+    config = SearchConfig(algorithm=kind, **(values | overrides))  # type: ignore[arg-type]
+    if config.infer and game is not None and players:  # refused now rather than mid-search
+        check_config(game_spec(game).new_game(players), config)
+    return config
 
 
 def advice_config(
@@ -165,7 +170,7 @@ def make_bot(spec: str, game: str | None = None, players: int = 0) -> Bot:
         return RandomBot()
     if kind == "heuristic":
         return HeuristicBot()
-    config = search_config(spec)
+    config = search_config(spec, game, players)
     assert config is not None
     return SearchBot(spec, config)
 

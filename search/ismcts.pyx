@@ -647,6 +647,13 @@ cdef int check_infer(CState state, const SearchParams* params) except -1:
     return 0
 
 
+def check_config(CState state, config) -> None:
+    """ValueError when `config` asks of the game at `state` what it has not (a model of the
+    others' choices at its player count, for `infer`)."""
+    cdef SearchParams params = search_params(config)
+    check_infer(state, &params)
+
+
 def sample_worlds(CState state, config, int count) -> list:
     """`count` worlds dealt as a search with `config` deals them for the player to move, from
     its seed (with `infer`, each drawn from the deals weighed once): what tests check and
