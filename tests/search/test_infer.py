@@ -20,6 +20,7 @@ from engine.interface import State
 from search.ismcts import heuristic_action, sample_worlds
 from search.search import ALGORITHMS, SearchConfig, search
 from tests.search.test_never_peeks import rebuilt, summary
+from tests.search.test_reuse import _play
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "engine" / "citadels" / "models" / "picks-4p.json").read_text())
@@ -179,3 +180,15 @@ def test_a_bad_model_file_is_refused_and_nothing_changes(tmp_path: Path) -> None
         belief.load_model(tmp_path / "missing.json")
     assert belief.model_players() == (4,)
     assert belief.draft_loglik(state, state.current_player) == before
+
+
+def test_a_reusing_bot_with_inference_never_peeks() -> None:
+    """A bot that keeps its trees weighs the deals again for each new root: bots given the
+    true state and bots given the state typed in from their observation play the same game."""
+    spec = "mo-ismcts:iterations=100,reuse=1,infer=32"
+    from_truth, reused = _play("citadels", 4, lambda s, seat: s.clone(), spec, seed=3)
+    typed_in, reused_typed = _play(
+        "citadels", 4, lambda s, seat: engine.state_from_observation(s.observation(seat), seed=9),
+        spec, seed=3,
+    )  # fmt: skip
+    assert typed_in == from_truth and reused == reused_typed and sum(reused) > 0
