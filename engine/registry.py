@@ -91,7 +91,9 @@ class GameSpec:
     #: Modules outside the engine that adapt this game, by role, as dotted names, loaded on
     #: first use so the engine depends on no other layer: "converter" (`convert/<game>.py`:
     #: the service's messages and ApplyMove, see `convert.adapter.Converter`) and "text"
-    #: (`clients/<game>_text.py`: the terminal's text, see `clients.text.GameText`). The
+    #: (`clients/<game>_text.py`: the terminal's text, see `clients.text.GameText`), and a
+    #: game's own bench tools, e.g. "fit_picks" and "measure_inference" (`bench/<game>_*.py`:
+    #: fitting its model of the players' choices, measuring what inference reads with it). The
     #: service serves only games with a converter; `regent play` needs the text too.
     adapters: Mapping[str, str] = field(default_factory=dict)
     #: The grade of a final solo margin (own score minus the automated opponent's), for a

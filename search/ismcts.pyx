@@ -656,8 +656,8 @@ def check_config(CState state, config) -> None:
 
 def sample_worlds(CState state, config, int count) -> list:
     """`count` worlds dealt as a search with `config` deals them for the player to move, from
-    its seed (with `infer`, each drawn from the deals weighed once): what tests check and
-    bench/measure_inference.py measures."""
+    its seed (with `infer`, each drawn from the deals weighed once): what tests check and a
+    game's inference tool measures."""
     cdef SearchParams params = search_params(config)
     check_infer(state, &params)
     cdef _Job job = _Job()

@@ -60,9 +60,9 @@ class SearchConfig:
     #: margin as a result is); 0 plays every playout to the end.
     playout_depth: int = 0
     #: Deals of what the player cannot see, weighed once a search by how likely they make
-    #: the others' observed choices under the game's fitted model of them (Citadels: the
-    #: draft's picks); each iteration's world draws one by weight. 0 deals uniformly; a game
-    #: without a model at the position's player count refuses more (ValueError).
+    #: the others' observed choices under the game's fitted model of them; each iteration's
+    #: world draws one by weight. 0 deals uniformly; a game without a model at the position's
+    #: player count refuses more (ValueError).
     infer: int = 0
 
     def __post_init__(self) -> None:

@@ -76,6 +76,11 @@ SPEC = register(
             8: "mo-ismcts:iterations=3000",
             9: "mo-ismcts:iterations=20000",
         },
-        adapters={"converter": "convert.citadels", "text": "clients.citadels_text"},
+        adapters={
+            "converter": "convert.citadels",
+            "text": "clients.citadels_text",
+            "fit_picks": "bench.citadels_fit_picks",
+            "measure_inference": "bench.citadels_inference",
+        },
     )
 )

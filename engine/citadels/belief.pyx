@@ -1,5 +1,5 @@
 # What the draft tells of the characters: a model of how players pick, fitted to recorded
-# picks (bench/fit_picks.py), weighs each deal of the characters a player cannot place by how
+# picks (bench/citadels_fit_picks.py), weighs each deal of the characters a player cannot place by how
 # likely it makes the others' picks this round. The search draws its worlds' characters from
 # deals weighed so (its `infer` option); the models live in models/, one per player count.
 import json
@@ -135,11 +135,11 @@ cdef void ct_belief_put(CTState* s, const CTDeal* deal) noexcept nogil:
     s.pool = deal.pool
 
 
-# -- Python: the models' files, and what tests and bench/fit_picks.py read ------------------
+# -- Python: the models' files, and what tests and bench/citadels_fit_picks.py read ------------------
 
 def pick_inputs(CState state, int player, int shown) -> tuple:
     """(features, income of each character) of `player` shown the characters in the bitmask
-    `shown`, as the model reads them: what bench/fit_picks.py fits on."""
+    `shown`, as the model reads them: what bench/citadels_fit_picks.py fits on."""
     cdef double x[NUM_FEATURES]
     cdef const CTState* s = <const CTState*>state.ptr
     if not 0 <= player < s.num_players or not 0 < shown < (1 << NUM_CHARS):

@@ -1,6 +1,6 @@
 """Inference (`infer=K`): each world draws the hidden information from K deals weighed once a
 search by the game's model of the others' choices. Citadels reads the draft with its pick
-model (engine/citadels/models/, fitted by bench/fit_picks.py): the posterior of a known
+model (engine/citadels/models/, fitted by bench/citadels_fit_picks.py): the posterior of a known
 position is checked against one enumerated by hand, the worlds stay consistent with the
 observer's information, and the search still never peeks and is reproducible by its seed."""
 

@@ -1,10 +1,10 @@
-"""bench/measure_inference.py: the positions after each draft and a row per inference setting."""
+"""bench/citadels_inference.py: the positions after each draft and a row per inference setting."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bench.measure_inference import after_drafts, main
+from bench.citadels_inference import after_drafts, main
 from tests.search.test_balance_heuristic import record
 
 

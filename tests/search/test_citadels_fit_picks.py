@@ -1,5 +1,5 @@
-"""bench/fit_picks.py: the picks of recorded games, the fitted model's file, and its likelihood
-beside a uniform guess's."""
+"""bench/citadels_fit_picks.py: the picks of recorded games, the fitted model's file, and its
+likelihood beside a uniform guess's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.fit_picks import main, picks
+from bench.citadels_fit_picks import main, picks
 from tests.search.test_balance_heuristic import record
 
 
