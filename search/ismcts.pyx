@@ -269,6 +269,15 @@ cdef void draw_belief(Worker* w, void* d) noexcept nogil:
     w.api.belief_put(d, w.beliefs + lo * w.api.belief_size)
 
 
+cdef inline void deal_world(Worker* w, void* d) noexcept nogil:
+    """Into `d`, a world dealt from the root for the root player (from the weighed deals when
+    there are some)."""
+    memcpy(d, w.root, w.api.state_size)
+    w.api.resample(d, w.root_player, w.rng)
+    if w.belief_n > 0:
+        draw_belief(w, d)
+
+
 cdef inline int32_t child_of(const Worker* w, int action) noexcept nogil:
     return w.child_at[action] if w.stamp_at[action] == w.stamp else NO_NODE
 
@@ -364,10 +373,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     else:
         first = 0
         last = w.num_trees
-        memcpy(d, w.root, size)
-        api.resample(d, w.root_player, w.rng)
-        if w.belief_n > 0:
-            draw_belief(w, d)
+        deal_world(w, d)
     for t in range(first, last):
         cur[t] = w.roots[t]
         active[t] = True
@@ -671,9 +677,7 @@ def sample_worlds(CState state, config, int count) -> list:
     for _ in range(count):
         world = state.clone()
         with nogil:
-            w.api.resample(world.ptr, w.root_player, w.rng)
-            if w.belief_n > 0:
-                draw_belief(w, world.ptr)
+            deal_world(w, world.ptr)
         worlds.append(world)
     return worlds
 

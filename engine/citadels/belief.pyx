@@ -1,7 +1,8 @@
 # What the draft tells of the characters: a model of how players pick, fitted to recorded
-# picks (bench/citadels_fit_picks.py), weighs each deal of the characters a player cannot place by how
-# likely it makes the others' picks this round. The search draws its worlds' characters from
-# deals weighed so (its `infer` option); the models live in models/, one per player count.
+# picks (bench/citadels_fit_picks.py), weighs each deal of the characters a player cannot
+# place by how likely it makes the others' picks this round. The search draws its worlds'
+# characters from deals weighed so (its `infer` option); the models live in models/, one per
+# player count.
 import json
 import math
 from pathlib import Path
@@ -135,7 +136,7 @@ cdef void ct_belief_put(CTState* s, const CTDeal* deal) noexcept nogil:
     s.pool = deal.pool
 
 
-# -- Python: the models' files, and what tests and bench/citadels_fit_picks.py read ------------------
+# -- Python: the models' files, and what tests and bench/citadels_fit_picks.py read --------
 
 def pick_inputs(CState state, int player, int shown) -> tuple:
     """(features, income of each character) of `player` shown the characters in the bitmask
