@@ -27,12 +27,12 @@ MODEL = json.loads((ROOT / "engine" / "citadels" / "models" / "picks-4p.json").r
 CHARACTERS = ("assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord")
 
 
-def positions(count: int, seed: int) -> list[State]:
-    """4-player Citadels positions from seeded random games stopped at random steps."""
+def positions(count: int, seed: int, players: int = 4) -> list[State]:
+    """Citadels positions from seeded random games stopped at random steps."""
     rng = random.Random(seed)
     out: list[State] = []
     while len(out) < count:
-        state = engine.new_game("citadels", 4, seed=rng.randrange(1 << 30))
+        state = engine.new_game("citadels", players, seed=rng.randrange(1 << 30))
         for _ in range(rng.randrange(200)):
             if state.is_terminal():
                 break
@@ -123,23 +123,25 @@ def test_the_true_deals_log_likelihood_is_the_product_of_its_picks() -> None:
     assert belief.draft_loglik(state, observer) == pytest.approx(expected)
 
 
-def test_weighed_worlds_keep_the_players_information() -> None:
+@pytest.mark.parametrize(("players", "count"), [(4, 100), (6, 50)])
+def test_weighed_worlds_keep_the_players_information(players: int, count: int) -> None:
     """Each world drawn with inference gives the player to move its own observation, and a
-    game rebuilt from that observation draws the same worlds (100 positions)."""
-    for k, state in enumerate(positions(100, seed=1)):
+    game rebuilt from that observation draws the same worlds (at each count of a model)."""
+    for k, state in enumerate(positions(count, seed=1, players=players)):
         player = state.current_player
         config = SearchConfig(infer=64, seed=k)
         worlds = sample_worlds(state, config, 3)
         again = sample_worlds(rebuilt(state, player, k), config, 3)
         for world, other in zip(worlds, again, strict=True):
             assert world.observation(player) == state.observation(player), k
-            assert all(world.observation(q) == other.observation(q) for q in range(4)), k
+            assert all(world.observation(q) == other.observation(q) for q in range(players)), k
 
 
-def test_a_search_with_inference_never_peeks() -> None:
+@pytest.mark.parametrize(("players", "count"), [(4, 40), (6, 20)])
+def test_a_search_with_inference_never_peeks(players: int, count: int) -> None:
     """Every algorithm returns the same statistics from the true state and from the game
-    rebuilt from the mover's observation (40 positions)."""
-    for k, state in enumerate(positions(40, seed=2)):
+    rebuilt from the mover's observation."""
+    for k, state in enumerate(positions(count, seed=2, players=players)):
         again = rebuilt(state, state.current_player, k)
         for algorithm in ALGORITHMS:
             config = SearchConfig(algorithm=algorithm, iterations=60, seed=k, worlds=4, infer=32)
@@ -154,7 +156,7 @@ def test_a_search_with_inference_is_reproducible_by_its_seed() -> None:
     assert summary(search(state, config)) != summary(search(state, uniform))
 
 
-@pytest.mark.parametrize(("game", "players"), [("citadels", 6), ("royal_cities", 2)])
+@pytest.mark.parametrize(("game", "players"), [("citadels", 5), ("royal_cities", 2)])
 def test_inference_without_a_model_is_refused(game: str, players: int) -> None:
     state = engine.new_game(game, players, seed=1)
     with pytest.raises(ValueError, match=f"no model of the players' choices at {players} players"):
@@ -178,7 +180,7 @@ def test_a_bad_model_file_is_refused_and_nothing_changes(tmp_path: Path) -> None
             belief.load_model(path)
     with pytest.raises(ValueError, match="not a pick model"):
         belief.load_model(tmp_path / "missing.json")
-    assert belief.model_players() == (4,)
+    assert belief.model_players() == (4, 6)
     assert belief.draft_loglik(state, state.current_player) == before
 
 
