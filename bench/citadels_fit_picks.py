@@ -11,6 +11,9 @@ player count. The games of every third deal are held out; the file written is wh
     python -m bench.citadels_fit_picks docs/records/sprt-ct4-fit.jsonl.gz \\
         docs/records/sprt-ct4-rank.jsonl.gz docs/records/sprt-ct4-d40-eval.jsonl.gz \\
         --seats base --out engine/citadels/models/picks-4p.json
+
+With `--score MODEL` nothing is fitted: the model's file is scored on the same held-out picks
+(how well a model fitted to some seats reads others' picks).
 """
 
 from __future__ import annotations
@@ -110,6 +113,17 @@ def fit(data: Picks, steps: int, l2: float, rate: float) -> tuple[np.ndarray, fl
     return table, beta
 
 
+def held_out(table: np.ndarray, beta: float, held: Picks, label: str) -> tuple[float, float, float]:
+    """(uniform's and the model's mean log-likelihood a held-out pick, the share where the
+    model's likeliest is the pick), printed."""
+    uniform = -float(np.log(held.shown.sum(axis=1)).mean())
+    fitted, p = log_likelihoods(table, beta, held)
+    top = float((p.argmax(axis=1) == held.chosen).mean())
+    print(f"held out, log-likelihood a pick: uniform {uniform:.4f}, {label} {fitted:.4f} "
+          f"(the model's likeliest is the pick {top:.1%})")  # fmt: skip
+    return uniform, fitted, top
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="+", type=Path, help="tournament records (.jsonl[.gz])")
@@ -117,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=4000, help="Adam steps")
     parser.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
     parser.add_argument("--l2", type=float, default=1e-3, help="weight decay")
-    parser.add_argument("--out", type=Path, required=True, help="the fitted model (JSON)")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", type=Path, help="the fitted model (JSON)")
+    target.add_argument("--score", type=Path, metavar="MODEL",
+                        help="score a model's file on the held-out picks; fit nothing")  # fmt: skip
     args = parser.parse_args(argv)
     try:
         data = picks(args.records, set(args.seats.split(",")) if args.seats else None)
@@ -126,12 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     held, train = data.split(data.deal % HELD_OUT_EVERY == 0)
     print(f"citadels, {data.players} players: {len(train.x)} picks to fit, "
           f"{len(held.x)} held out")  # fmt: skip
+    if args.score:
+        scored = json.loads(args.score.read_text())
+        if data.players not in scored["players"]:
+            parser.error(f"--score {args.score}: a model of {scored['players']} players, "
+                         f"the records' {data.players}")  # fmt: skip
+        held_out(np.array(scored["table"]), scored["income"], held, "scored")
+        return 0
     table, beta = fit(train, args.steps, args.l2, args.rate)
-    uniform = -float(np.log(held.shown.sum(axis=1)).mean())
-    fitted, p = log_likelihoods(table, beta, held)
-    top = float((p.argmax(axis=1) == held.chosen).mean())
-    print(f"held out, log-likelihood a pick: uniform {uniform:.4f}, fitted {fitted:.4f} "
-          f"(the model's likeliest is the pick {top:.1%})")  # fmt: skip
+    uniform, fitted, top = held_out(table, beta, held, "fitted")
     model = {
         "game": "citadels",
         "players": [data.players],

@@ -45,6 +45,22 @@ def test_a_fit_of_the_heuristics_picks_beats_a_uniform_guess_and_loads(
     assert loaded.stdout.strip() == "(3,)"
 
 
+def test_a_model_scored_on_its_held_out_picks_gives_the_fits_figures(
+    heuristic_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "picks.json"
+    assert main([str(heuristic_record), "--seats", "h", "--steps", "300", "--out", str(out)]) == 0
+    figures = json.loads(out.read_text())["held_out_loglik"]
+    capsys.readouterr()
+    assert main([str(heuristic_record), "--seats", "h", "--score", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"uniform {figures['uniform']:.4f}, scored {figures['fitted']:.4f}" in printed
+    assert f"likeliest is the pick {figures['likeliest_picked']:.1%}" in printed
+    four = Path(__file__).resolve().parents[2] / "engine" / "citadels" / "models" / "picks-4p.json"
+    with pytest.raises(SystemExit):
+        main([str(heuristic_record), "--score", str(four)])  # a 4-player model, 3-player picks
+
+
 def test_records_of_another_game_are_refused(tmp_path: Path) -> None:
     other = record(tmp_path, "royal_cities", 2, 2)
     with pytest.raises(SystemExit):
