@@ -3,7 +3,7 @@
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
 # the playouts too, except at the player counts of a fit in fits/ (4 and 6 players: the weights
-# fitted to v0.1.0's moves, part of the steps that won SPRTs, docs/strength.md's SPRT log).
+# fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT log).
 from pathlib import Path
 
 from libc.stdint cimport int16_t, uint8_t, uint64_t
