@@ -8,11 +8,9 @@ one line naming the field; `play` is driven through a pipe; `watch` follows a ma
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -25,25 +23,11 @@ import engine
 from clients.client import RegentClient
 from convert import observation_from_proto, served_games
 from regent.v1 import advisor_pb2, matches_pb2
+from tests.commands import ENV, REGENT, ROOT, regent
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 RC_EXAMPLE = ROOT / "examples" / "royal-cities-2p.json"
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 ITERATIONS = "200"
-
-
-def regent(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run `regent ARGS` to its end."""
-    return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args],
-        cwd=ROOT,
-        env=ENV,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 class Serve:
@@ -53,7 +37,7 @@ class Serve:
         command = ["serve", "--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0", *extra]
         command += ["--db", ":memory:"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "clients.cli", *command],
+            [*REGENT, *command],
             cwd=ROOT,
             env=ENV,
             stderr=subprocess.PIPE,
@@ -303,7 +287,7 @@ def test_watch_follows_a_match_to_its_end(served: Serve, client: RegentClient) -
     created = client.create_match("royal_cities", ["human:eve", "random", "heuristic"], seed=4)
     match, token = created.match_id, created.tokens[0].token
     watcher = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "watch", match, "--token", token,
+        [*REGENT, "watch", match, "--token", token,
          "--server", served.address],
         cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

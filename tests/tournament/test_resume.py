@@ -8,21 +8,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+from tests.commands import ENV, REGENT, ROOT, regent
+
 ARGS = ("tournament", "--bot", "random", "--bot", "heuristic", "--bot", "p=pimc:iterations=150",
         "--games", "18", "--seed", "4")  # fmt: skip
-
-
-def regent(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "clients.cli", *args], cwd=ROOT, env=ENV,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
 
 
 def game_lines(out: Path) -> list[str]:
@@ -32,9 +26,9 @@ def game_lines(out: Path) -> list[str]:
 @pytest.mark.slow
 def test_a_killed_tournament_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
     whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert regent(*ARGS, "--workers", "1", "--out", str(whole)).returncode == 0
+    assert regent(*ARGS, "--workers", "1", "--out", str(whole), timeout=300).returncode == 0
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", *ARGS, "--workers", "2", "--out", str(cut)],
+        [*REGENT, *ARGS, "--workers", "2", "--out", str(cut)],
         cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own process group: the workers die with it
     )  # fmt: skip
@@ -49,7 +43,7 @@ def test_a_killed_tournament_resumes_without_loss_or_duplicates(tmp_path: Path) 
     before = {json.loads(line)["index"]: line for line in game_lines(cut)}
     assert 6 <= len(before) < 18, "killed too late to test a resume"
 
-    resumed = regent(*ARGS, "--workers", "2", "--out", str(cut), "--resume")
+    resumed = regent(*ARGS, "--workers", "2", "--out", str(cut), "--resume", timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     after = [json.loads(line)["index"] for line in game_lines(cut)]
     assert sorted(after) == list(range(18))  # nothing lost, nothing twice
@@ -64,7 +58,7 @@ def start_and_wait_for_games(out: Path, games: int) -> tuple[subprocess.Popen[st
     """`regent tournament` with two workers in the background, once `games` are recorded; and
     the pids of its children (the workers and multiprocessing's resource tracker)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", *ARGS, "--games", "400", "--workers", "2",
+        [*REGENT, *ARGS, "--games", "400", "--workers", "2",
          "--out", str(out)],
         cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
