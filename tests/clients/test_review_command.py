@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,8 @@ from convert import observation_from_proto
 from regent.v1 import matches_pb2
 from search.bots import HeuristicBot
 from search.review import Decision, ReviewConfig, decisions_of_game, review
-from tests.clients.test_cli import ENV, ROOT, Serve, regent
+from tests.clients.test_cli import Serve
+from tests.commands import ENV, REGENT, ROOT, regent
 
 BUDGET = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "--seed", "5")
 #: The command's review: with no --bot, the game's default bot, as the service's.
@@ -132,7 +132,7 @@ def test_review_of_a_match_with_a_wrong_token(served: Serve) -> None:
 def test_ctrl_c_stops_and_prints_what_is_done(record: Path, tmp_path: Path) -> None:
     chart = tmp_path / "stopped.png"
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "review", str(record), "--iterations", "200000",
+        [*REGENT, "review", str(record), "--iterations", "200000",
          "--chart", str(chart)],
         cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

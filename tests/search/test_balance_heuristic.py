@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from bench.balance_heuristic import decisions, disagreement, loss, main, positio
 from clients.tournament.record import read
 from engine.citadels.heuristic import TABLE
 from engine.heuristics import load_weights
+from tests.commands import REGENT
 
 HAND_SET = TABLE.hand_set
 
@@ -26,7 +26,7 @@ def at_defaults() -> bool:
 def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
     """A real tournament record: heuristic against random bots, `games` games."""
     out = tmp_path / f"{game}-{players}"
-    subprocess.run([sys.executable, "-m", "clients.cli", "tournament", "--game", game,
+    subprocess.run([*REGENT, "tournament", "--game", game,
                     "--players", str(players), "--gauntlet", "h", "--bot", "h=heuristic",
                     "--bot", "r=random", "--games", str(games), "--seed", "5", "--workers", "1",
                     "--out", str(out)], check=True, capture_output=True)  # fmt: skip

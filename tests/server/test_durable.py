@@ -11,7 +11,6 @@ import random
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -29,13 +28,13 @@ from server.botpool import BotPool
 from server.limits import ServerLimits
 from server.matches import rebuild
 from server.store import MIGRATIONS, Store
+from tests.commands import REGENT, ROOT
 from tests.server.conftest import RunningServer, violated_fields
 
 Code = grpc.StatusCode
 PLAYING = matches_pb2.MATCH_STATUS_PLAYING
 FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 EXPIRED = matches_pb2.MATCH_STATUS_EXPIRED
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def stub_of(channel: grpc.Channel) -> matches_pb2_grpc.MatchServiceStub:
@@ -382,7 +381,7 @@ class Serve:
     """A `regent serve` process on a free port, and its log as it comes."""
 
     def __init__(self, db: str, *options: str) -> None:
-        command = [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0"]
+        command = [*REGENT, "serve", "--address", "127.0.0.1:0"]
         self.process = subprocess.Popen(
             [*command, "--no-web", "--db", db, *options],
             cwd=ROOT,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from urllib.parse import parse_qs, urlsplit
 
-from tests.clients.test_cli import ENV, ROOT, Serve, regent
+from tests.clients.test_cli import Serve
+from tests.commands import ENV, REGENT, ROOT, regent
 from tests.server.conftest import RunningServer
 from tests.web.conftest import http
 
@@ -26,7 +26,7 @@ def test_serve_serves_the_page_too() -> None:
 
 def test_serve_without_the_page() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "serve", "--address", "127.0.0.1:0", "--no-web",
+        [*REGENT, "serve", "--address", "127.0.0.1:0", "--no-web",
          "--db", ":memory:"],
         cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -44,7 +44,7 @@ def test_serve_without_the_page() -> None:
 
 def test_web_against_a_running_service(service: RunningServer) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "web", "--server", service.address,
+        [*REGENT, "web", "--server", service.address,
          "--web-address", "127.0.0.1:0"],
         cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -87,7 +87,7 @@ def test_serve_beyond_loopback_warns_and_prints_the_address_with_its_token() -> 
 
 def test_web_takes_a_token_and_host_names(service: RunningServer) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "web", "--server", service.address,
+        [*REGENT, "web", "--server", service.address,
          "--web-address", "127.0.0.1:0", "--web-token", "table-token-42",
          "--web-host", "Table.LAN", "--web-host", "10.1.2.3"],
         cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True,
