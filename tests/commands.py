@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,3 +28,38 @@ def regent(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Compl
         text=True,
         timeout=timeout,
     )
+
+
+class Serving:
+    """`regent serve ARGS` (ARGS give it free ports) in a process of its own, and the lines of
+    its log, read as they come; `address` is where it serves, once it says so within `wait`
+    seconds."""
+
+    def __init__(self, *args: str, wait: float = 30) -> None:
+        self.process = subprocess.Popen(
+            [*REGENT, "serve", *args], cwd=ROOT, env=ENV, stderr=subprocess.PIPE, text=True
+        )
+        self.log: list[str] = []
+        self._wait = wait
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.address = self.wait_for(r"serving on (\S+)").group(1)
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.log.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """The first log line matching `pattern`, waiting for it; AssertionError with the log
+        when the process ends or the wait runs out without one."""
+        deadline = time.monotonic() + self._wait
+        while time.monotonic() < deadline:
+            ended = self.process.poll() is not None
+            for line in list(self.log):
+                if found := re.search(pattern, line):
+                    return found
+            if ended:
+                raise AssertionError("regent serve ended:\n" + "\n".join(self.log))
+            time.sleep(0.02)
+        raise AssertionError(f"no log line matches {pattern!r}:\n" + "\n".join(self.log))

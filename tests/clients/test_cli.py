@@ -11,7 +11,6 @@ import json
 import re
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,46 +22,19 @@ import engine
 from clients.client import RegentClient
 from convert import observation_from_proto, served_games
 from regent.v1 import advisor_pb2, matches_pb2
-from tests.commands import ENV, REGENT, ROOT, regent
+from tests.commands import ENV, REGENT, ROOT, Serving, regent
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 RC_EXAMPLE = ROOT / "examples" / "royal-cities-2p.json"
 ITERATIONS = "200"
 
 
-class Serve:
-    """A `regent serve` process and the lines of its log, read as they come."""
+class Serve(Serving):
+    """`regent serve` with its page, on free ports, its matches in memory."""
 
     def __init__(self, *extra: str) -> None:
-        command = ["serve", "--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0", *extra]
-        command += ["--db", ":memory:"]
-        self.process = subprocess.Popen(
-            [*REGENT, *command],
-            cwd=ROOT,
-            env=ENV,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.log: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self.address = self.wait_for(r"serving on (\S+)").group(1)
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.log.append(line.rstrip("\n"))
-
-    def wait_for(self, pattern: str, timeout: float = 20) -> re.Match[str]:
-        """The first log line matching `pattern`, waiting for it."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in list(self.log):
-                if found := re.search(pattern, line):
-                    return found
-            assert self.process.poll() is None, "\n".join(self.log)
-            time.sleep(0.02)
-        raise AssertionError(f"no log line matches {pattern!r}:\n" + "\n".join(self.log))
+        super().__init__("--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0", *extra,
+                         "--db", ":memory:", wait=20)  # fmt: skip
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)

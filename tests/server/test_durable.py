@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import signal
-import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +26,7 @@ from server.botpool import BotPool
 from server.limits import ServerLimits
 from server.matches import rebuild
 from server.store import MIGRATIONS, Store
-from tests.commands import REGENT, ROOT
+from tests.commands import Serving
 from tests.server.conftest import RunningServer, violated_fields
 
 Code = grpc.StatusCode
@@ -377,39 +375,14 @@ def test_the_advisor_answers_while_four_bot_matches_search() -> None:
 # -- real processes: restarts, SIGTERM, kill -9, replicas ------------------------------------
 
 
-class Serve:
-    """A `regent serve` process on a free port, and its log as it comes."""
+class Serve(Serving):
+    """`regent serve` without its page on a free port, its matches in `db`, and a client."""
 
     def __init__(self, db: str, *options: str) -> None:
-        command = [*REGENT, "serve", "--address", "127.0.0.1:0"]
-        self.process = subprocess.Popen(
-            [*command, "--no-web", "--db", db, *options],
-            cwd=ROOT,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.log: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__("--address", "127.0.0.1:0", "--no-web", "--db", db, *options)
         self.replica = self.wait_for(r"\(replica (\w+)\)").group(1)
-        self.address = self.wait_for(r"serving on (\S+)").group(1)
         self.channel = grpc.insecure_channel(self.address)
         self.stub = stub_of(self.channel)
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.log.append(line.rstrip("\n"))
-
-    def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for line in list(self.log):
-                if found := re.search(pattern, line):
-                    return found
-            if self.process.poll() is not None and not any(re.search(pattern, x) for x in self.log):
-                raise AssertionError("regent serve ended:\n" + "\n".join(self.log))
-            time.sleep(0.02)
-        raise AssertionError(f"no {pattern!r} in the log:\n" + "\n".join(self.log))
 
     def end(self, sig: int) -> float:
         """Send `sig`; the seconds until the process is gone."""
