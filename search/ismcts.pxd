@@ -28,6 +28,7 @@ cdef struct SearchParams:
     double margin_weight
     double margin_scale
     double rank_weight            # the weight of the player's place on points in the reward
+    int shape_others              # 0: the margin and the place shape the root player's reward alone
     int heuristic_playout
     double epsilon
     int worlds

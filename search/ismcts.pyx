@@ -327,13 +327,16 @@ cdef void score_unfinished(const Worker* w, const void* d, double* r) noexcept n
 cdef void shape_reward(const Worker* w, const void* d, double* r) noexcept nogil:
     """Blend each player's result with its margin term and its rank term:
     (1 - wm - wr) * result + wm * (1/2 + 1/2 * clamp(margin / scale, -1, 1))
-    + wr * (the share of the others it is ahead of on points, a tie counting half)."""
+    + wr * (the share of the others it is ahead of on points, a tie counting half); the root
+    player's alone when `shape_others` is 0."""
     cdef double margin[MAX_GAME_PLAYERS]
     cdef double value, ahead
     cdef double wm = w.params.margin_weight, wr = w.params.rank_weight
     cdef int p, q
     w.api.margins(d, margin)
     for p in range(w.num_players):
+        if p != w.root_player and not w.params.shape_others:
+            continue
         value = margin[p] / w.params.margin_scale
         if value > 1.0:
             value = 1.0
@@ -634,6 +637,7 @@ cdef SearchParams search_params(config) except *:
     p.c = config.c
     p.margin_weight = config.margin_weight
     p.rank_weight = config.rank_weight
+    p.shape_others = config.shape_others
     p.margin_scale = config.margin_scale
     p.heuristic_playout = config.heuristic_playout
     p.epsilon = config.epsilon

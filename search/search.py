@@ -34,6 +34,10 @@ class SearchConfig:
     #: Weight of the player's place in the reward: the share of the others it ends ahead of
     #: on points (a tie counts half), taken from the result's share as the margin's is.
     rank_weight: float = 0.0
+    #: 0: the margin and the place shape the searching player's reward alone, and the others
+    #: choose by their game result (opponents that play only to win, as a plain search does);
+    #: 1: every player's reward is shaped alike.
+    shape_others: int = 1
     playout: str = "heuristic"
     #: With the heuristic playout, the chance of a uniformly random move instead.
     epsilon: float = 0.2
@@ -108,6 +112,7 @@ _INT_RANGES = (
     ("max_steps", 1, 1_000_000),
     ("playout_depth", 0, 1_000_000),
     ("reuse", 0, 1),
+    ("shape_others", 0, 1),
     ("infer", 0, 1 << 16),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.

@@ -229,6 +229,7 @@ def test_bad_configurations_are_refused() -> None:
         ("seconds", float("inf")),
         ("max_steps", 0),
         ("threads", 1.5),
+        ("shape_others", 2),
     ],
 )
 def test_out_of_range_options_name_themselves(option: str, value: object) -> None:
@@ -261,14 +262,17 @@ def test_the_reward_blends_the_result_the_margin_and_the_place() -> None:
     assert state.current_player == 3
     place, margin = 2 / 3, 0.5 - 0.5 / 20
     for margin_weight, rank_weight in ((0.0, 1.0), (0.5, 0.5), (0.2, 0.3)):
-        config = SearchConfig(
-            iterations=len(state.legal_actions()),
-            max_steps=1,
-            margin_weight=margin_weight,
-            rank_weight=rank_weight,
-        )
-        blend = margin_weight * margin + rank_weight * place
-        assert all(m.mean_reward == pytest.approx(blend) for m in search(state, config).moves)
+        for shape_others in (1, 0):  # the searching player's reward is shaped either way
+            config = SearchConfig(
+                iterations=len(state.legal_actions()),
+                max_steps=1,
+                margin_weight=margin_weight,
+                rank_weight=rank_weight,
+                shape_others=shape_others,
+            )
+            blend = margin_weight * margin + rank_weight * place
+            moves = search(state, config).moves
+            assert all(m.mean_reward == pytest.approx(blend) for m in moves)
     with pytest.raises(ValueError, match="add up to at most 1"):
         SearchConfig(margin_weight=0.5, rank_weight=0.6)
 
