@@ -305,3 +305,25 @@ def test_every_resampled_world_is_consistent_with_the_root_player_s_view() -> No
             assert world.observation(info[0]) == view
             dealt[world.hands()[1 - info[0]]] += 1
         assert set(dealt) == set(others(info))
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts"])
+def test_others_who_play_only_to_win_are_searched_as_such(algorithm: str) -> None:
+    """The first player holds the King, so the other loses whatever it does. Searched for
+    chips (`shape_others=1`), the other loses as little as it can: it checks behind and folds
+    to a bet, and either first move wins 1 chip (a reward of 3/4). Searched for its game
+    result alone (`shape_others=0`), it is indifferent between its moves and sometimes calls
+    or bets into the King, so the first player's moves are worth more to it."""
+    state = position((0, "K", ()), "J")
+    best = {}
+    for shape_others in (1, 0):
+        config = SearchConfig(
+            algorithm=algorithm,
+            iterations=4000,
+            seed=1,
+            margin_weight=1.0,
+            margin_scale=2.0,
+            shape_others=shape_others,
+        )
+        best[shape_others] = max(m.mean_reward for m in search(state, config).moves)
+    assert best[1] < 0.8 < 0.84 < best[0]
