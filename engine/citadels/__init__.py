@@ -65,8 +65,10 @@ SPEC = register(
         # playouts fitted to a search's moves: the SPRT log's seventeenth to twenty-first steps;
         # at 6 the others searched for their game result alone, the twenty-second.
         default_bots={n: "mo-ismcts" for n in range(2, 8)}
-        | {4: "mo-ismcts:rank_weight=0.5,infer=256"}
-        | {6: "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0"},
+        | {
+            4: "mo-ismcts:rank_weight=0.5,infer=256",
+            6: "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0",
+        },
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
         # budget: the 2-player ladder in docs/strength.md places these.
         levels={
