@@ -180,7 +180,7 @@ def test_a_bad_model_file_is_refused_and_nothing_changes(tmp_path: Path) -> None
             belief.load_model(path)
     with pytest.raises(ValueError, match="not a pick model"):
         belief.load_model(tmp_path / "missing.json")
-    assert belief.model_players() == (4, 5, 6)
+    assert belief.model_players() == (4, 5, 6, 7)
     assert belief.draft_loglik(state, state.current_player) == before
 
 
