@@ -64,9 +64,10 @@ SPEC = register(
         # At 4 and 6 players the draft read by the pick model, the place in the reward and the
         # playouts fitted to a search's moves: the SPRT log's seventeenth to twenty-first steps;
         # at 6 the others searched for their game result alone, the twenty-second; at 5 the
-        # 6-player recipe, model and fit, the twenty-third; at 7 the same, the twenty-fourth.
+        # 6-player recipe, model and fit, the twenty-third; at 7 the same, the twenty-fourth;
+        # at 3 the 4-player recipe, model and fit, the twenty-fifth.
         default_bots={n: "mo-ismcts" for n in range(2, 8)}
-        | {4: "mo-ismcts:rank_weight=0.5,infer=256"}
+        | dict.fromkeys((3, 4), "mo-ismcts:rank_weight=0.5,infer=256")
         | dict.fromkeys((5, 6, 7), "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0"),
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
         # budget: the 2-player ladder in docs/strength.md places these.

@@ -56,9 +56,9 @@ def test_a_model_scored_on_its_held_out_picks_gives_the_fits_figures(
     printed = capsys.readouterr().out
     assert f"uniform {figures['uniform']:.4f}, scored {figures['fitted']:.4f}" in printed
     assert f"likeliest is the pick {figures['likeliest_picked']:.1%}" in printed
-    four = Path(__file__).resolve().parents[2] / "engine" / "citadels" / "models" / "picks-4p.json"
+    six = Path(__file__).resolve().parents[2] / "engine" / "citadels" / "models" / "picks-6p.json"
     with pytest.raises(SystemExit):
-        main([str(heuristic_record), "--score", str(four)])  # a 4-player model, 3-player picks
+        main([str(heuristic_record), "--score", str(six)])  # a 5- to 7-player model, 3-player picks
 
 
 def test_records_of_another_game_are_refused(tmp_path: Path) -> None:
