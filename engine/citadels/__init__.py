@@ -65,9 +65,9 @@ SPEC = register(
         # playouts fitted to a search's moves: the SPRT log's seventeenth to twenty-first steps;
         # at 6 the others searched for their game result alone, the twenty-second; at 5 the
         # 6-player recipe, model and fit, the twenty-third; at 7 the same, the twenty-fourth;
-        # at 3 the 4-player recipe, model and fit, the twenty-fifth.
-        default_bots={n: "mo-ismcts" for n in range(2, 8)}
-        | dict.fromkeys((3, 4), "mo-ismcts:rank_weight=0.5,infer=256")
+        # at 3 the 4-player recipe, model and fit, the twenty-fifth; at 2 the same, the
+        # twenty-sixth.
+        default_bots=dict.fromkeys((2, 3, 4), "mo-ismcts:rank_weight=0.5,infer=256")
         | dict.fromkeys((5, 6, 7), "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0"),
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
         # budget: the 2-player ladder in docs/strength.md places these.

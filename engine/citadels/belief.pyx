@@ -1,8 +1,8 @@
 # What the draft tells of the characters: a model of how players pick, fitted to recorded
 # picks (bench/citadels_fit_picks.py), weighs each deal of the characters a player cannot
 # place by how likely it makes the others' picks this round. The search draws its worlds'
-# characters from deals weighed so (its `infer` option); the models live in models/, one per
-# player count.
+# characters from deals weighed so (its `infer` option); the models live in models/, each
+# naming the player counts it serves.
 import json
 import math
 from pathlib import Path

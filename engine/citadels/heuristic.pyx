@@ -2,7 +2,7 @@
 # player to move knows: its hand and gold, the cities, revealed characters and
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
-# the playouts too, except at the player counts of a fit in fits/ (3 to 7 players: the weights
+# the playouts by the fits in fits/, at the player counts each names (all, 2 to 7: the weights
 # fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT log).
 from pathlib import Path
 

@@ -57,7 +57,7 @@ COUNTS = sorted({n for g in GAMES for n in engine.game(g).player_counts} | {1})
 
 
 #: The default fits of the playouts: game -> the player counts they are for.
-FITTED = {"citadels": (3, 4, 5, 6, 7), "royal_cities": (2, 3, 4)}
+FITTED = {"citadels": (2, 3, 4, 5, 6, 7), "royal_cities": (2, 3, 4)}
 
 
 def at_defaults(table: WeightTable) -> bool:
