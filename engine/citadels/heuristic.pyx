@@ -2,8 +2,9 @@
 # player to move knows: its hand and gold, the cities, revealed characters and
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
-# the playouts by the fits in fits/, at the player counts each names (all, 2 to 7: the weights
-# fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT log).
+# the playouts by the fits in fits/, each at the player counts it names (between them 2 to 7:
+# weights fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT
+# log).
 from pathlib import Path
 
 from libc.stdint cimport int16_t, uint8_t, uint64_t
