@@ -70,15 +70,16 @@ SPEC = register(
         default_bots=dict.fromkeys((2, 3, 4), "mo-ismcts:rank_weight=0.5,infer=256")
         | dict.fromkeys((5, 6, 7), "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0"),
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
-        # budget: the 2-player ladder in docs/strength.md places these.
+        # budget; levels 7-9 read the draft as level 10 (the default) does, so the top steps
+        # stay within the band: the 2-player ladder in docs/strength.md places these.
         levels={
             3: "mo-ismcts:iterations=30,temperature=0.25",
             4: "mo-ismcts:iterations=30",
             5: "heuristic",
             6: "mo-ismcts:iterations=200",
-            7: "mo-ismcts:iterations=600",
-            8: "mo-ismcts:iterations=3000",
-            9: "mo-ismcts:iterations=20000",
+            7: "mo-ismcts:rank_weight=0.5,infer=256,iterations=600",
+            8: "mo-ismcts:rank_weight=0.5,infer=256,iterations=3000",
+            9: "mo-ismcts:rank_weight=0.5,infer=256,iterations=18000",
         },
         adapters={
             "converter": "convert.citadels",
