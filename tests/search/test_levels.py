@@ -1,6 +1,7 @@
 """Difficulty levels and the move-choice temperature: `level:N` parses and resolves in every
-game, bad levels are named, a level plays legal games, and the temperature draws a move
-reproducibly from the seed (0 plays the most visited move, as before the option existed)."""
+game, bad levels are named, every level builds at every count and plays legal games, and the
+temperature draws a move reproducibly from the seed (0 plays the most visited move, as before
+the option existed)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,15 @@ def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
         assert (config.algorithm, config.c, config.playout) == (
             default.algorithm, default.c, default.playout
         )  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", engine.games(), ids=lambda spec: spec.name)
+def test_every_level_builds_a_bot_at_every_player_count(spec: engine.GameSpec) -> None:
+    """A level's options must hold at every count, not only the 2 players its ladder plays
+    (Citadels' levels 7-9 read the draft, which needs a pick model for the count)."""
+    for players in spec.player_counts:
+        for level in LEVELS:
+            assert make_bot(f"level:{level.number}", spec.name, players).spec
 
 
 @pytest.mark.parametrize("number", [1, 5, TOP])
