@@ -29,6 +29,9 @@ __all__ = [
 #: Fewer cards in hand make dull advice.
 _MIN_HAND = 2
 
+#: The search that reads the draft: the defaults' options, and the top levels' at a budget.
+_READS_DRAFT = "mo-ismcts:rank_weight=0.5,infer=256"
+
 
 def _example_turn(obs: Any, state: State) -> bool:
     """A turn of round 3 after the resources, with a district to build or a power to use."""
@@ -67,8 +70,8 @@ SPEC = register(
         # 6-player recipe, model and fit, the twenty-third; at 7 the same, the twenty-fourth;
         # at 3 the 4-player recipe, model and fit, the twenty-fifth; at 2 the same, the
         # twenty-sixth.
-        default_bots=dict.fromkeys((2, 3, 4), "mo-ismcts:rank_weight=0.5,infer=256")
-        | dict.fromkeys((5, 6, 7), "mo-ismcts:rank_weight=0.5,infer=256,shape_others=0"),
+        default_bots=dict.fromkeys((2, 3, 4), _READS_DRAFT)
+        | dict.fromkeys((5, 6, 7), f"{_READS_DRAFT},shape_others=0"),
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their
         # budget; levels 7-9 read the draft as level 10 (the default) does, so the top steps
         # stay within the band: the 2-player ladder in docs/strength.md places these.
@@ -77,9 +80,9 @@ SPEC = register(
             4: "mo-ismcts:iterations=30",
             5: "heuristic",
             6: "mo-ismcts:iterations=200",
-            7: "mo-ismcts:rank_weight=0.5,infer=256,iterations=600",
-            8: "mo-ismcts:rank_weight=0.5,infer=256,iterations=3000",
-            9: "mo-ismcts:rank_weight=0.5,infer=256,iterations=18000",
+            7: f"{_READS_DRAFT},iterations=600",
+            8: f"{_READS_DRAFT},iterations=3000",
+            9: f"{_READS_DRAFT},iterations=18000",
         },
         adapters={
             "converter": "convert.citadels",
