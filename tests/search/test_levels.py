@@ -52,15 +52,18 @@ def test_bad_levels_are_named(spec: str, message: str) -> None:
 def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
     """Below the top, a level is the shared table's spec or the game's own, with an iteration
     budget and no time budget (as strong on any machine); the top is the game's default bot at
-    1 s a move."""
+    1 s a move. Every level builds a bot at every count, not only the 2 players its ladder
+    plays (Citadels' levels 7-9 read the draft, which needs a pick model for the count)."""
     for players in spec.player_counts:
         for level in LEVELS[:-1]:
             own = spec.levels.get(level.number) or level.spec
             assert resolve(f"level:{level.number}", spec.name, players) == own
+            assert make_bot(f"level:{level.number}", spec.name, players).spec == own
             config = search_config(own)
             assert config is None or (config.iterations > 0 and config.seconds == 0)
         top = resolve(f"level:{TOP}", spec.name, players)
         assert top.startswith(spec.default_bot(players))
+        assert make_bot(f"level:{TOP}", spec.name, players).spec
         config = search_config(f"level:{TOP}", spec.name, players)
         assert config is not None
         assert (config.iterations, config.seconds) == (0, TOP_SECONDS)
@@ -69,15 +72,6 @@ def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
         assert (config.algorithm, config.c, config.playout) == (
             default.algorithm, default.c, default.playout
         )  # fmt: skip
-
-
-@pytest.mark.parametrize("spec", engine.games(), ids=lambda spec: spec.name)
-def test_every_level_builds_a_bot_at_every_player_count(spec: engine.GameSpec) -> None:
-    """A level's options must hold at every count, not only the 2 players its ladder plays
-    (Citadels' levels 7-9 read the draft, which needs a pick model for the count)."""
-    for players in spec.player_counts:
-        for level in LEVELS:
-            assert make_bot(f"level:{level.number}", spec.name, players).spec
 
 
 @pytest.mark.parametrize("number", [1, 5, TOP])
