@@ -2,12 +2,13 @@
 heuristic player and per player count for the playouts."""
 
 from collections.abc import Iterable, Mapping
-from os import PathLike
 from typing import Any
 
 from typing_extensions import disjoint_base
 
-def read_fit(path: str | PathLike[str]) -> tuple[str, dict[str, Any], list[Any] | None]: ...
+from engine.resources import Source
+
+def read_fit(path: Source) -> tuple[str, dict[str, Any], list[Any] | None]: ...
 
 @disjoint_base
 class WeightTable:
@@ -15,9 +16,7 @@ class WeightTable:
     hand-set ones, which the heuristic player plays by, and the playouts' at each player
     count, which are the defaults until set: hand-set, or a fit's from the `fits` folder."""
 
-    def __init__(
-        self, table: Iterable[tuple[str, float]], fits: str | PathLike[str] | None = None
-    ) -> None: ...
+    def __init__(self, table: Iterable[tuple[str, float]], fits: Source | None = None) -> None: ...
     @property
     def names(self) -> tuple[str, ...]: ...
     @property

@@ -3,19 +3,21 @@
 # Row 0 is the hand-set judgement, what the heuristic player plays by; row p is what the
 # playouts of a p-player game play by, since a fit made at one count need not hold at another.
 import json
-from pathlib import Path
 
 from libc.math cimport isfinite
 from libc.stdlib cimport free, malloc
 
 from engine.game_api cimport MAX_GAME_PLAYERS
 
+from engine.resources import folder_files, readable
+
 
 def read_fit(path):
     """(game, weights by name, player counts or None for every count) of a fit's JSON file
     (`{"game": ..., "weights": {...}, "players": [n, ...]}`, as bench/balance_heuristic.py
-    writes it); ValueError names the file and what is wrong with it."""
-    path = Path(path)
+    writes it), a file name or an importlib.resources file; ValueError names the file and
+    what is wrong with it."""
+    path = readable(path)
     try:
         fit = json.loads(path.read_text())
         game, values, players = fit["game"], fit["weights"], fit.get("players")
@@ -43,9 +45,7 @@ cdef class WeightTable:
         self._hand_set = {name: float(value) for name, value in table}
         self._fitted = {}
         if fits is not None:
-            if not Path(fits).is_dir():  # a package installed without them
-                raise FileNotFoundError(f"no folder of default fits at {fits}")
-            for path in sorted(Path(fits).glob("*.json")):
+            for path in folder_files(fits, "*.json", "default fits"):
                 self._add_default_fit(path)
         count = max(1, len(self.names)) * (MAX_GAME_PLAYERS + 1)
         self.values = <double*>malloc(count * sizeof(double))

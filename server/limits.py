@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 
@@ -79,6 +81,11 @@ class BudgetError(Exception):
         self.field = field
         self.reason = reason
         self.negative = negative
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        rebuild = functools.partial(type(self), negative=self.negative)
+        return rebuild, (self.field, self.reason), self.__dict__
 
 
 def check_tree(limits: ServerLimits, max_nodes: int) -> None:

@@ -5,7 +5,8 @@
 # naming the player counts it serves.
 import json
 import math
-from pathlib import Path
+
+from engine.resources import folder_files, package_folder, readable
 
 from libc.math cimport INFINITY, exp, log
 from libc.stdint cimport uint8_t, uint64_t
@@ -194,7 +195,7 @@ def load_model(path) -> tuple:
     "features": FEATURES, "table": 8 rows of logit weights, "income": weight}`), for the whole
     process and never while a search runs; its player counts. ValueError names the file and
     what is wrong, and then nothing changes."""
-    path = Path(path)
+    path = readable(path)
     try:
         model = json.loads(path.read_text())
         players, table, income = model["players"], model["table"], float(model["income"])
@@ -220,7 +221,8 @@ def load_model(path) -> tuple:
 
 
 def _load_defaults() -> None:
-    for path in sorted((Path(__file__).parent / "models").glob("picks-*.json")):
+    for path in folder_files(package_folder("engine.citadels", "models"), "picks-*.json",
+                             "pick models"):
         load_model(path)
 
 

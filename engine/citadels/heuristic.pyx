@@ -5,7 +5,7 @@
 # the playouts by the fits in fits/, each at the player counts it names (between them 2 to 7:
 # weights fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT
 # log).
-from pathlib import Path
+from engine.resources import package_folder
 
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
@@ -59,7 +59,7 @@ cdef enum:
     W_WARLORD_PRICE
     NUM_WEIGHTS
 
-TABLE = WeightTable(WEIGHTS, fits=Path(__file__).parent / "fits")
+TABLE = WeightTable(WEIGHTS, fits=package_folder("engine.citadels", "fits"))
 cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 

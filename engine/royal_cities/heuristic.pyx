@@ -5,7 +5,7 @@
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
 # the playouts too, except at the player counts of a fit in fits/ (2 players: the fit that won
 # an SPRT against v0.1.0, docs/strength.md's SPRT log).
-from pathlib import Path
+from engine.resources import package_folder
 
 from libc.stdint cimport int16_t, uint64_t
 
@@ -77,7 +77,7 @@ cdef enum:
     W_JESTER_USE
     NUM_WEIGHTS
 
-TABLE = WeightTable(WEIGHTS, fits=Path(__file__).parent / "fits")
+TABLE = WeightTable(WEIGHTS, fits=package_folder("engine.royal_cities", "fits"))
 cdef double* ROWS = (<WeightTable>TABLE).values_for(NUM_WEIGHTS)
 
 
