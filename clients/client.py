@@ -67,7 +67,9 @@ class FieldViolation:
 
 
 class RegentError(Exception):
-    """A failed call: its gRPC status code, the server's message, and the fields it blamed."""
+    """A failed call: its gRPC status code, the server's message, and the fields it blamed.
+    It reads `CODE: message`, the code once: a message that only restates the code (gRPC's
+    own "Deadline Exceeded") or is empty is left out."""
 
     def __init__(
         self,
@@ -75,10 +77,16 @@ class RegentError(Exception):
         message: str,
         field_violations: Sequence[FieldViolation] = (),
     ) -> None:
-        super().__init__(f"{code.name}: {message}")
+        restated = message.strip().replace(" ", "_").upper() in ("", code.name)
+        super().__init__(code.name if restated else f"{code.name}: {message}")
         self.code = code
         self.message = message
         self.field_violations = tuple(field_violations)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled, so that it crosses a process boundary
+        whole (a tournament worker's error sent to its parent; see engine.errors)."""
+        return type(self), (self.code, self.message, self.field_violations), self.__dict__
 
     @classmethod
     def from_rpc(cls, error: grpc.RpcError) -> RegentError:

@@ -1,4 +1,14 @@
-"""The engine's exceptions: specific, and safe to show to the player who caused them."""
+"""The engine's exceptions: specific, and safe to show to the player who caused them.
+
+Python pickles an exception as its class and `args` (what it passed to `Exception`), and
+unpickling calls the class with them: an exception whose constructor takes other arguments
+than its message must pickle those (`__reduce__`), or it cannot cross a process boundary
+(a tournament worker's error sent back to the tournament). Every exception of the project
+follows this rule; tests/test_exceptions_pickle.py checks each one."""
+
+from __future__ import annotations
+
+from typing import Any
 
 
 class IllegalMoveError(ValueError):
@@ -12,3 +22,7 @@ class InvalidObservationError(ValueError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see the module's docstring)."""
+        return type(self), (self.field, self.reason), self.__dict__

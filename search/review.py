@@ -137,6 +137,10 @@ class ReviewError(ValueError):
         self.field = field
         self.reason = reason
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        return type(self), (self.field, self.reason), self.__dict__
+
 
 def decisions_of_game(state: State, moves: Sequence[str], seat: int) -> list[Decision]:
     """Replay a recorded game from its deal (`state`, not changed) and keep what `seat` saw

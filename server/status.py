@@ -3,6 +3,8 @@ field-level details (google.rpc.BadRequest)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
@@ -16,6 +18,10 @@ class Rejected(Exception):
     def __init__(self, status: grpc.Status) -> None:
         super().__init__(status.details)
         self.status = status
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        return type(self), (self.status,), self.__dict__
 
 
 def invalid_argument(field: str, reason: str) -> grpc.Status:

@@ -11,7 +11,7 @@ import re
 import secrets
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -73,6 +73,11 @@ class Refused(Exception):
         self.message = message
         self.fields = fields or []
         self.headers = headers or {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        arguments = (self.status, self.code, self.message, self.fields, self.headers)
+        return type(self), arguments, self.__dict__
 
 
 def host_name(text: str) -> str:

@@ -7,6 +7,7 @@ BadRequest field violations; closing a stream cancels its call on the server.
 
 from __future__ import annotations
 
+import pickle
 import random
 import time
 from collections.abc import Iterator
@@ -177,7 +178,12 @@ def test_errors_name_the_bad_fields(client: RegentClient) -> None:
         client.recommend(message, iterations=-1)
     assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert [v.field for v in caught.value.field_violations] == ["budget.iterations"]
-    assert "budget.iterations" in str(caught.value)
+    assert str(caught.value) == "INVALID_ARGUMENT: budget.iterations: cannot be negative"
+    copy = pickle.loads(pickle.dumps(caught.value))  # as a tournament worker sends it back
+    assert (copy.code, copy.message, copy.field_violations, str(copy)) == (
+        caught.value.code, caught.value.message, caught.value.field_violations,
+        str(caught.value),
+    )  # fmt: skip
 
     message.royal_cities.market[0].value = 9
     with pytest.raises(RegentError) as caught:
@@ -192,6 +198,16 @@ def test_errors_name_the_bad_fields(client: RegentClient) -> None:
     with pytest.raises(RegentError) as caught:
         client.recommend(state.observation(state.current_player), bot="random")
     assert caught.value.field_violations[0].field == "bot"
+
+
+def test_an_error_names_its_status_once(client: RegentClient) -> None:
+    """gRPC's own message for a deadline only restates the code: the error reads it once."""
+    created = client.create_match("royal_cities", ["human:ann", "random"], seed=2)
+    with pytest.raises(RegentError) as caught:
+        list(client.watch(created.match_id, created.tokens[0].token, timeout=0.3))
+    assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert str(caught.value) == "DEADLINE_EXCEEDED"
+    assert str(RegentError(grpc.StatusCode.INTERNAL, "")) == "INTERNAL"
 
 
 def test_deadline_and_unreachable_server() -> None:
