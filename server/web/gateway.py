@@ -18,12 +18,16 @@ request's headers, and `body_timeout` to send its body.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
+import functools
 import json
 import logging
 import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable
+from importlib.resources import as_file
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +37,17 @@ from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
+from engine.resources import package_folder
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
 from server.web import guard
 from server.web.guard import Access, Refused, WebOptions
 
 log = logging.getLogger("regent.web")
 
-STATIC = Path(__file__).resolve().parent / "static"
+#: The page's files (HTML, CSS, JavaScript modules), found through importlib.resources.
+STATIC = package_folder("server.web", "static")
+#: Keeps the page's files on disk while the process lives (see static_folder).
+_ON_DISK = contextlib.ExitStack()
 #: The longest request body accepted: an observation is a few kilobytes.
 MAX_BODY = 256 * 1024
 #: Seconds a connection whose body went unread is drained before it closes. Closed at once,
@@ -248,7 +256,7 @@ class Gateway:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[_json_errors, self._guard])
         app.on_response_prepare.append(guard.mark)
         app.router.add_get("/", _index)
-        app.router.add_static("/static/", STATIC)
+        app.router.add_static("/static/", static_folder())
         for path, (message_type, method) in UNARY.items():
             app.router.add_post(path, self._unary(message_type, method))
         app.router.add_get("/api/games", self._unary(advisor_pb2.ListGamesRequest, "ListGames"))
@@ -381,8 +389,17 @@ def local_target(address: str) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+@functools.cache
+def static_folder() -> Path:
+    """The page's folder on disk, which aiohttp's static route serves: the package's own
+    folder when it is installed as files (as pip installs a wheel); from a zipped install, a
+    temporary copy, removed at exit."""
+    atexit.register(_ON_DISK.close)
+    return _ON_DISK.enter_context(as_file(STATIC))
+
+
 async def _index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html")
+    return web.FileResponse(static_folder() / "index.html")
 
 
 @web.middleware

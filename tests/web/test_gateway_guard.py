@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from aiohttp import web as aioweb
 
-from server.web.gateway import STATIC, Gateway
+from server.web.gateway import Gateway, static_folder
 from server.web.guard import WebOptions
 from tests.server.conftest import RunningServer
 from tests.web.conftest import GatewayThread, http
@@ -132,12 +132,12 @@ def test_every_answer_carries_the_security_headers(web: GatewayThread) -> None:
 
 def test_the_page_has_no_inline_script_or_style() -> None:
     """The CSP refuses them: every script and style is a file of its own."""
-    html = (STATIC / "index.html").read_text()
+    html = (static_folder() / "index.html").read_text()
     assert "<style" not in html and " style=" not in html
     assert all('src="' in tag for tag in re.findall(r"<script[^>]*>", html))
     assert not re.search(r"<script[^>]*>[^<]", html)
     assert not re.search(r"\son[a-z]+=", html)  # no onclick="..." handlers
-    for module in (STATIC / "js").rglob("*.js"):
+    for module in (static_folder() / "js").rglob("*.js"):
         text = module.read_text()
         assert not re.search(r"""["']?style["']?\s*:""", text), module  # el(..., {style})
         assert 'setAttribute("style"' not in text and "innerHTML" not in text, module
