@@ -1,6 +1,8 @@
 """Write the observation files of `regent hint` (examples/*.json): mid-game positions of
 seeded games (each game's `GameSpec.examples`) played by the heuristic bot, as the player to
-act sees them, in protobuf's JSON mapping of `regent.v1.Observation`.
+act sees them, in the canonical form of protobuf's JSON mapping of `regent.v1.Observation`
+(`MessageToJson`'s output: lowerCamelCase field names, enums by name), the form every JSON
+parser of protobuf must read (readers accept the .proto field names too).
 
 Run from the repository root: `PYTHONPATH=. python3 examples/make_examples.py`.
 """
@@ -39,7 +41,7 @@ def main() -> None:
     for spec in served_games():
         for example in spec.examples:
             message = position(spec.name, example)
-            text = json_format.MessageToJson(message, preserving_proto_field_name=True, indent=2)
+            text = json_format.MessageToJson(message, indent=2)
             # The file must read back into the same position, one the engine accepts.
             parsed = json_format.Parse(text, advisor_pb2.Observation())
             state = engine.state_from_observation(observation_from_proto(parsed))

@@ -67,7 +67,7 @@ def legal_texts(path: Path) -> list[str]:
 def broken_example(path: Path) -> str:
     """The example's JSON with its first Market card given value 9."""
     data = json.loads(path.read_text())
-    data["royal_cities"]["market"][0]["value"] = 9
+    data["royalCities"]["market"][0]["value"] = 9
     return json.dumps(data)
 
 

@@ -99,7 +99,7 @@ def test_an_impossible_citadels_position_is_400(web: GatewayThread, route: str) 
     observation = json.loads(json.dumps(EXAMPLE))
     city = observation["citadels"]["players"][1]["city"]
     city.append(city[0])  # a second copy of a district in one city
-    observation["citadels"]["players"][1]["built_rounds"].append(1)
+    observation["citadels"]["players"][1]["builtRounds"].append(1)
     extra = {
         "/api/recommend": {"budget": BUDGET},
         "/api/apply-move": {"move": {"text": "end turn"}},
