@@ -7,7 +7,10 @@ report, `/api/review` one per progress message and then the review; a browser th
 reading (aborts the fetch) cancels the gRPC call, which frees the search. Errors are
 `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with the HTTP status
 of the gRPC code: the fields of an INVALID_ARGUMENT come from its google.rpc.BadRequest, so
-the page can say what is wrong and where.
+the page can say what is wrong and where. `/api/observation` calls nothing: it reads an
+observation in either form of protobuf's JSON mapping (the .proto field names or
+lowerCamelCase, enums by name or number) and answers it in the page's form, so the page
+imports any file a protobuf library wrote.
 
 Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
 Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
@@ -260,6 +263,7 @@ class Gateway:
         for path, (message_type, method) in UNARY.items():
             app.router.add_post(path, self._unary(message_type, method))
         app.router.add_get("/api/games", self._unary(advisor_pb2.ListGamesRequest, "ListGames"))
+        app.router.add_post("/api/observation", self._observation)
         for path, (message_type, method, timeout) in STREAMING.items():
             app.router.add_post(path, self._streaming(message_type, method, timeout))
         return app
@@ -278,6 +282,12 @@ class Gateway:
             return web.json_response(_as_json(response))
 
         return handle
+
+    async def _observation(self, request: web.Request) -> web.Response:
+        """The body, a regent.v1.Observation in protobuf's JSON mapping, in the page's form:
+        only parsed (the calls that use it judge the position)."""
+        message = await read_request(request, advisor_pb2.Observation, self.options.body_timeout)
+        return web.json_response(_as_json(message))
 
     def _streaming(
         self, message_type: type[Message], method: str, timeout: float

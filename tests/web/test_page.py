@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from google.protobuf import json_format
 
+from regent.v1 import advisor_pb2
 from server.web.guard import WebOptions
+from tests.example_files import EXAMPLES, parsed, rendering
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import RunningServer
 from tests.web.conftest import ANSWERED, GatewayThread, http
@@ -21,6 +24,8 @@ VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "
 #: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.
 HAND = ["yellow-2", "pink-5", "white-4"]
 MARKET = ["purple-6", "yellow-5", "red-3", "blue-5"]
+#: An example of each game, to import: Citadels first, as a tab opens on Royal Cities.
+IMPORTED = [p for p in EXAMPLES if p.stem in ("citadels-4p", "royal-cities-2p")]
 
 
 class Page:
@@ -329,3 +334,23 @@ def test_a_new_deck_holds_the_card_tables_copies(tab: Page, web: GatewayThread) 
         tab.legal()  # a new position the engine takes
         assert tab.page.is_hidden("#problem"), tab.page.inner_text("#problem")
         tab.shot(f"new-{info['name']}")
+
+
+@pytest.mark.parametrize("form", ["as-written", "proto-names"])
+def test_import_reads_either_form_of_an_example(tab: Page, form: str) -> None:
+    """Import takes an observation file as any protobuf library writes it: the examples as
+    written (lowerCamelCase) and with the .proto's field names give the same position."""
+    page = tab.page
+    for path in IMPORTED:  # each switches the game, which shows that the import is done
+        expected = parsed(path)
+        page.click("#import")
+        page.fill("#import-text", rendering(path, form))
+        page.click("#import-ok")
+        game = expected.WhichOneof("game")
+        page.wait_for_function("id => document.getElementById('game').value === id", arg=game)
+        assert page.inner_text("#notice") == "Imported."
+        tab.legal()  # a position the engine takes
+        assert page.is_hidden("#problem"), page.inner_text("#problem")
+        saved = page.evaluate("JSON.parse(localStorage.getItem('regent.hint.v1')).observation")
+        assert json_format.ParseDict(saved, advisor_pb2.Observation()) == expected
+        tab.shot(f"import-{path.stem}-{form}")

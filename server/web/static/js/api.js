@@ -68,6 +68,10 @@ export async function listGames() {
 
 export const legalMoves = (observation) => post("/api/legal-moves", { observation });
 
+// An observation in either form of protobuf's JSON mapping (what a protobuf library writes:
+// lowerCamelCase names or the .proto's, enums by name or number), in the page's form.
+export const readObservation = (observation) => post("/api/observation", observation);
+
 export const applyMove = (observation, text, revealed) =>
   post("/api/apply-move", { observation, move: { text }, revealed });
 

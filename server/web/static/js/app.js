@@ -1,7 +1,7 @@
 // The hint page: the position (saved in the browser, so a reload keeps it), the engine's
 // verdict on it, the hint with its alternatives, and "I played it". The games and their
 // facts come from the service (GET /api/games), once, before the first render.
-import { analyze, applyObservedMove, legalMoves, listGames } from "./api.js";
+import { analyze, applyObservedMove, legalMoves, listGames, readObservation } from "./api.js";
 import { logList, moveButtons, slotAnswers } from "./follow.js";
 import { loadGames } from "./games/index.js";
 import { forgetDecisionsFrom, initReview, recordDecision } from "./review.js";
@@ -336,15 +336,19 @@ function exportPosition() {
   link.remove();
 }
 
-function importText(text) {
+// A file in either form of protobuf's JSON mapping (this page's export, or what a protobuf
+// library writes: lowerCamelCase names, enums by number), read through the gateway into the
+// page's form.
+async function importText(text) {
   let data;
   try {
-    data = JSON.parse(text);
+    data = await readObservation(JSON.parse(text));
   } catch (err) {
-    showProblem({ status: 400, message: `The file is not JSON: ${err.message}` });
+    const problem = err instanceof SyntaxError ? { status: 400, message: `The file is not JSON: ${err.message}` } : err;
+    showProblem(problem);
     return;
   }
-  const found = data && typeof data === "object" ? GAMES.find((g) => data[g.id]) : null;
+  const found = GAMES.find((g) => data[g.id]);
   if (!found) {
     showProblem({ status: 400, message: `No game in it: expected one of ${GAMES.map((g) => g.id).join(", ")}.` });
     return;
