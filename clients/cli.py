@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from server.limits import ServerLimits
+from server.config import add_limit_flags
 
 if TYPE_CHECKING:
     from engine.registry import GameSpec
@@ -189,7 +189,6 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
     from clients.text import text_module
     from convert import served_games
 
-    limits = ServerLimits()
     playable = [spec for spec in served_games() if text_module(spec.name) is not None]
     serve = commands.add_parser(
         "serve", help="run the gRPC service (Advisor and Match) and the hint page"
@@ -198,47 +197,23 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         "--address", default="127.0.0.1:50051", metavar="HOST:PORT", help="where to listen"
     )
     serve.add_argument(
-        "--max-iterations",
-        metavar="N",
-        type=positive,
-        default=limits.max_iterations,
-        help=f"most iterations a request may ask (default: {limits.max_iterations})",
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="a TOML file of [limits] and [api_keys.NAME] tables; the flags override it "
+        "(docs/operating.md)",
     )
     serve.add_argument(
-        "--max-seconds",
-        metavar="S",
-        type=seconds,
-        default=limits.max_seconds,
-        help=f"longest search a request may ask (default: {limits.max_seconds:g})",
+        "--api-keys",
+        metavar="FILE",
+        type=Path,
+        help="a TOML file of [api_keys.NAME] tables: the callers' keys (metadata x-api-key) "
+        "and quotas, in place of the config file's",
     )
     serve.add_argument(
-        "--max-searches",
-        metavar="N",
-        type=positive,
-        default=limits.max_searches,
-        help=f"searches running at once (default: {limits.max_searches})",
-    )
-    serve.add_argument(
-        "--threads",
-        metavar="N",
-        type=positive,
-        default=limits.default_threads,
-        help=f"threads of a search that asks none (default: {limits.default_threads})",
-    )
-    serve.add_argument(
-        "--max-threads",
-        metavar="N",
-        type=positive,
-        default=limits.max_threads,
-        help=f"most threads a search may ask (default: {limits.max_threads})",
-    )
-    serve.add_argument(
-        "--deadline-margin",
-        metavar="S",
-        type=seconds,
-        default=limits.deadline_margin,
-        help="time kept back from a call's deadline to send its answer; more on a loaded "
-        f"host (default: {limits.deadline_margin:g})",
+        "--metrics-address",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics (default: none)",
     )
     serve.add_argument(
         "--grace",
@@ -256,25 +231,16 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         "directory)",
     )
     serve.add_argument(
-        "--match-ttl",
-        metavar="S",
-        type=seconds,
-        default=limits.match_ttl,
-        help=f"an unfinished match idle this many seconds expires (default: {limits.match_ttl:g})",
-    )
-    serve.add_argument(
-        "--max-bot-searches",
-        metavar="N",
-        type=positive,
-        default=limits.max_bot_searches,
-        help=f"hosted bots' searches at once, apart from --max-searches "
-        f"(default: {limits.max_bot_searches})",
-    )
-    serve.add_argument(
         "--log-level",
         default="info",
         choices=["debug", "info", "warning", "error"],
         help="info logs one line per call (default: info)",
+    )
+    serve.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help="json: one JSON object a line, for a log collector (default: text)",
     )
     serve.add_argument(
         "--web-address",
@@ -293,6 +259,7 @@ def _add_service_commands(commands: argparse._SubParsersAction) -> None:
         "for the searches of its game at the player counts it names; repeat for each game",
     )
     _web_access_options(serve)
+    add_limit_flags(serve)
     serve.set_defaults(func=_serve)
 
     web = commands.add_parser("web", help="serve the hint page against a running service")

@@ -30,7 +30,10 @@ from search.search import search
 from server.advisor import report
 from server.app import BackgroundServer
 from server.app import serve as run_server
+from server.config import Config, ConfigError, load_keys, server_limits
+from server.config import load as load_config
 from server.limits import ServerLimits
+from server.logs import configure as configure_logs
 from server.store import default_db
 from server.web.gateway import serve_web
 from server.web.guard import WebOptions
@@ -67,13 +70,13 @@ def report_failure(command: str, error: Exception, address: str | None = None) -
 
 def serve(args: argparse.Namespace) -> int:
     """Run the service until SIGINT or SIGTERM; the server logs one line per call."""
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if args.threads > args.max_threads:
-        print("regent serve: --threads cannot exceed --max-threads", file=sys.stderr)
+    configure_logs(args.log_level, args.log_format)
+    try:
+        config = load_config(args.config) if args.config else Config()
+        limits = server_limits(args, config)
+        keys = load_keys(args.api_keys) if args.api_keys else config.keys
+    except ConfigError as err:
+        print(f"regent serve: {err}", file=sys.stderr)
         return 2
     for path in args.heuristic_weights:
         try:
@@ -82,22 +85,16 @@ def serve(args: argparse.Namespace) -> int:
             print(f"regent serve: --heuristic-weights {err}", file=sys.stderr)
             return 2
         logging.getLogger("regent.server").info("%s's heuristic weights from %s", game, path)
-    limits = ServerLimits(
-        max_iterations=args.max_iterations,
-        max_seconds=args.max_seconds,
-        max_searches=args.max_searches,
-        default_threads=args.threads,
-        max_threads=args.max_threads,
-        match_ttl=args.match_ttl,
-        max_bot_searches=args.max_bot_searches,
-        deadline_margin=args.deadline_margin,
-    )
     web_address = None if args.no_web else args.web_address
     db = args.db or default_db()
     try:
+        options = _web_options(args)
         asyncio.run(
-            run_server(args.address, limits, args.grace, web_address, _web_options(args), db)
-        )
+            run_server(
+                args.address, limits, args.grace, web_address, options, db, keys,
+                args.metrics_address,
+            )
+        )  # fmt: skip
     except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
         print(f"regent serve: {err}", file=sys.stderr)
         return 1

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from typing import Any, cast
 
 import grpc
@@ -19,11 +20,13 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2, matches_pb2_grpc
+from server import metrics
 from server.advisor import Advisor
 from server.limits import ServerLimits
 from server.matches import Matches
+from server.quotas import ApiKey, Quotas
 from server.searching import SearchSlots
-from server.status import invalid_argument, unavailable
+from server.status import Rejected, invalid_argument, unavailable
 from server.store import MEMORY
 from server.web.gateway import Gateway, local_target
 from server.web.guard import WebOptions
@@ -57,11 +60,13 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
 
 
 class CallLog(grpc.aio.ServerInterceptor):
-    """Logs `method status duration` once per call: no request or response
-    content, so never a card. While the server drains it refuses new calls
-    (but health checks) with UNAVAILABLE, and it counts the calls in flight."""
+    """Logs `method status duration` once per call (no request or response content, so
+    never a card) and counts it in the metrics. It identifies the caller and holds it to its
+    quotas (server/quotas.py). While the server drains it refuses new calls (but health
+    checks) with UNAVAILABLE, and it counts the calls in flight."""
 
-    def __init__(self) -> None:
+    def __init__(self, quotas: Quotas) -> None:
+        self.quotas = quotas
         self.draining = False
         self.in_flight = 0
         #: Calls received, by method (health checks included).
@@ -73,14 +78,23 @@ class CallLog(grpc.aio.ServerInterceptor):
         """Wait until no call but health checks is running."""
         await self._idle.wait()
 
-    def _enter(self) -> None:
+    def _enter(self, method: str) -> None:
         self.in_flight += 1
         self._idle.clear()
+        metrics.IN_FLIGHT.labels(_label(method)).inc()
 
-    def _leave(self) -> None:
+    def _leave(self, method: str, code: str, start: float) -> None:
         self.in_flight -= 1
         if self.in_flight == 0:
             self._idle.set()
+        seconds = time.perf_counter() - start
+        label = _label(method)
+        metrics.IN_FLIGHT.labels(label).dec()
+        metrics.CALLS.labels(label, code).inc()
+        metrics.LATENCY.labels(label).observe(seconds)
+        ms = round(seconds * 1000, 1)
+        call = {"method": method, "code": code, "ms": ms}
+        log.info("%s %s %.1fms", method, code, ms, extra={"call": call})
 
     async def intercept_service(
         self,
@@ -100,7 +114,7 @@ class CallLog(grpc.aio.ServerInterceptor):
 
             async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
                 start, error = time.perf_counter(), None
-                self._enter()
+                self._enter(method)
                 try:
                     await self._admit(method, context)
                     return await inner(await _decoded(decode, data, context), context)
@@ -108,8 +122,7 @@ class CallLog(grpc.aio.ServerInterceptor):
                     error = err
                     raise
                 finally:
-                    self._leave()
-                    _log(method, _code(context, error), start)
+                    self._leave(method, _code(context, error), start)
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
         if handler.unary_stream is not None:
@@ -119,7 +132,7 @@ class CallLog(grpc.aio.ServerInterceptor):
                 data: bytes, context: grpc.aio.ServicerContext
             ) -> AsyncIterator[Any]:
                 start, error = time.perf_counter(), None
-                self._enter()
+                self._enter(method)
                 try:
                     await self._admit(method, context)
                     request = await _decoded(decode, data, context)
@@ -129,8 +142,7 @@ class CallLog(grpc.aio.ServerInterceptor):
                     error = err
                     raise
                 finally:
-                    self._leave()
-                    _log(method, _code(context, error), start)
+                    self._leave(method, _code(context, error), start)
 
             return grpc.unary_stream_rpc_method_handler(
                 streaming, None, handler.response_serializer
@@ -138,9 +150,16 @@ class CallLog(grpc.aio.ServerInterceptor):
         return handler
 
     async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
-        """UNAVAILABLE for a new call while the server drains (health checks still answer)."""
-        if self.draining and not method.startswith(_HEALTH_PREFIX):
+        """UNAVAILABLE for a new call while the server drains; the caller's identity and
+        search quota. Health checks pass whatever happens."""
+        if method.startswith(_HEALTH_PREFIX):
+            return
+        if self.draining:
             await context.abort_with_status(unavailable("the server is shutting down; retry"))
+        try:
+            self.quotas.admit(method, context.invocation_metadata() or (), context.peer())
+        except Rejected as rejected:
+            await context.abort_with_status(rejected.status)
 
 
 async def _decoded(
@@ -157,8 +176,10 @@ async def _decoded(
         await context.abort_with_status(invalid_argument("request", "is not a valid message"))
 
 
-def _log(method: str, code: str, start: float) -> None:
-    log.info("%s %s %.1fms", method, code, (time.perf_counter() - start) * 1000)
+def _label(method: str) -> str:
+    """A method's label in the metrics: `/regent.v1.MatchService/Play` -> `MatchService/Play`."""
+    service, _, name = method.lstrip("/").rpartition("/")
+    return f"{service.rsplit('.', 1)[-1]}/{name}"
 
 
 #: At the end of the grace period: how long searches cut short have to answer.
@@ -167,17 +188,24 @@ _CUT_SHORT = 0.25
 
 class RegentServer:
     """A running server; `await start()`, then `await stop()` (graceful). Hosted matches
-    are kept in the database `db` (see server/store.py; by default in memory)."""
+    are kept in the database `db` (see server/store.py; by default in memory). Callers may
+    identify with the API `keys` (server/quotas.py); with `metrics_address`, Prometheus
+    metrics are served there (server/metrics.py)."""
 
     def __init__(
         self,
         address: str = "127.0.0.1:50051",
         limits: ServerLimits | None = None,
         db: str = MEMORY,
+        keys: Sequence[ApiKey] = (),
+        metrics_address: str | None = None,
     ):
         self.limits = limits or ServerLimits()
         self.slots = SearchSlots(self.limits.max_searches)
-        self.calls = CallLog()
+        self.quotas = Quotas(self.limits, keys)
+        self.calls = CallLog(self.quotas)
+        self.metrics_address = metrics_address
+        self.metrics: metrics.MetricsServer | None = None
         self.server = grpc.aio.server(
             interceptors=[self.calls],
             options=[
@@ -203,6 +231,9 @@ class RegentServer:
 
     async def start(self) -> None:
         await self.matches.start()
+        metrics.watch(self, self._readings())
+        if self.metrics_address is not None:
+            self.metrics = metrics.MetricsServer(self.metrics_address)
         await self.server.start()
         for name in ("", *SERVICES):
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -222,7 +253,24 @@ class RegentServer:
         self.slots.stop_all()
         await self.matches.close()
         await self.server.stop(_CUT_SHORT)
+        metrics.unwatch(self)
+        if self.metrics is not None:
+            self.metrics.stop()
         log.info("regent stopped")
+
+    def _readings(self) -> list[metrics.Reading]:
+        """The gauges of this server's state, read at each scrape."""
+        pool = self.matches.pool
+        return [
+            ("regent_searches_running", "Advisor searches running (at most max_searches).",
+             lambda: self.slots.running),
+            ("regent_bot_searches_running", "Hosted bots' searches running (at most "
+             "max_bot_searches).", lambda: pool.running),
+            ("regent_bot_searches_queued", "Hosted bots' moves waiting for the bots' pool.",
+             lambda: pool.queued),
+            ("regent_live_matches", "Unfinished hosted matches this replica holds in memory.",
+             lambda: len(self.matches.live)),
+        ]  # fmt: skip
 
 
 async def serve(
@@ -232,6 +280,8 @@ async def serve(
     web_address: str | None = None,
     web_options: WebOptions | None = None,
     db: str = MEMORY,
+    keys: Sequence[ApiKey] = (),
+    metrics_address: str | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully (a second signal stops
     at once); with `web_address`, the hint page's gateway runs on the same event loop
@@ -240,7 +290,7 @@ async def serve(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    server = RegentServer(address, limits, db)
+    server = RegentServer(address, limits, db, keys, metrics_address)
     await server.start()
     gateway = None
     if web_address is not None:
@@ -270,7 +320,12 @@ class BackgroundServer:
     synchronous callers (benchmarks, tests, `regent play`). A context manager."""
 
     def __init__(
-        self, address: str = "127.0.0.1:0", limits: ServerLimits | None = None, db: str = MEMORY
+        self,
+        address: str = "127.0.0.1:0",
+        limits: ServerLimits | None = None,
+        db: str = MEMORY,
+        keys: Sequence[ApiKey] = (),
+        metrics_address: str | None = None,
     ):
         self._loop = asyncio.new_event_loop()
         #: What the event loop caught that nobody handled (a crashed bot task, say).
@@ -280,11 +335,13 @@ class BackgroundServer:
             target=self._loop.run_forever, name="regent-server", daemon=True
         )
         self._thread.start()
-        self.server: RegentServer = self._call(self._make(address, limits, db))
+        make = functools.partial(RegentServer, address, limits, db, keys, metrics_address)
+        self.server: RegentServer = self._call(self._start(make))
         self.address = self.server.address
 
-    async def _make(self, address: str, limits: ServerLimits | None, db: str) -> RegentServer:
-        server = RegentServer(address, limits, db)
+    async def _start(self, make: Callable[[], RegentServer]) -> RegentServer:
+        """The server, made and started on the loop (grpc.aio's server belongs to it)."""
+        server = make()
         await server.start()
         return server
 

@@ -20,6 +20,11 @@ class BotPool:
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._tokens: set[CancelToken] = set()
 
+    @property
+    def queued(self) -> int:
+        """Bot moves waiting for a slot."""
+        return len(self._waiting)
+
     async def choose(self, bot: Bot, state: State, seed: int) -> int:
         """The bot's move, searched in a worker thread once a slot is free; cancelling the
         caller stops the search. A move with no choice takes no slot and no search."""

@@ -27,15 +27,21 @@ def stop_time(time_remaining: float | None, margin: float) -> float | None:
 
 @dataclass(frozen=True)
 class ServerLimits:
-    """Server-wide limits; `regent serve` sets them from its options."""
+    """Server-wide limits. `regent serve` makes one flag of each field (`--max-searches` for
+    `max_searches`) and reads the same names from its config file (server/config.py); the
+    `#:` comment above a field is its flag's help, so every field has one."""
 
+    #: Most iterations one request may ask.
     max_iterations: int = 1_000_000
+    #: Longest search one request may ask, in seconds.
     max_seconds: float = 60.0
     #: Searches running at once; a call beyond that gets RESOURCE_EXHAUSTED.
     max_searches: int = 4
+    #: Most threads one search may ask.
     max_threads: int = 2
+    #: Threads of a search that asks none (at most max_threads).
     default_threads: int = 1
-    #: The budget of a request that sets none.
+    #: The budget of a request that sets none, in iterations.
     default_iterations: int = 5000
     #: Analyze reports every this many milliseconds unless asked otherwise.
     default_interval_ms: int = 250
@@ -43,29 +49,43 @@ class ServerLimits:
     min_interval_ms: int = 20
     #: The most tree nodes one search may keep (about 60 bytes each).
     max_nodes: int = 4_000_000
-    #: The largest request the service reads; an observation is a few kilobytes.
+    #: The largest request the service reads, in bytes; an observation is a few kilobytes.
     max_request_bytes: int = 1 << 20
     #: Time kept back from a call's deadline to send the answer (a search's time counts from
     #: the call's arrival); a loaded host, whose threads wait for a core, needs more.
     deadline_margin: float = 0.03
     #: Time kept back from a Review's deadline to stop its search and send the review.
     review_deadline_margin: float = 0.5
-    #: A Review's searches together, planned from its budgets and decisions.
+    #: Most iterations of a Review's searches together, planned from its budgets and decisions.
     max_review_iterations: int = 20_000_000
+    #: Longest a Review's searches may take together, in seconds.
     max_review_seconds: float = 1800.0
     #: The spec used when a request names no bot; empty: each game's strongest measured bot
     #: for its player count (the registry's `default_bots`).
     default_bot: str = ""
+    #: Live (unfinished) hosted matches on the database, every caller's together.
     max_matches: int = 1000
 
     # -- hosted matches (server/matches.py) --
-    #: Hosted bots' searches at once, in their own pool apart from `max_searches`.
+    #: Hosted bots' searches at once, in their own pool apart from max_searches.
     max_bot_searches: int = 2
     #: An unfinished match with no move for this many seconds is cancelled (expired).
     match_ttl: float = 7 * 24 * 3600.0
     #: How long a replica's lease on driving a match's bots lasts unless renewed; a
     #: replica that dies hands its matches over after at most this long.
     bot_lease_seconds: float = 10.0
+
+    # -- quotas of callers without an API key (server/quotas.py) --
+    #: Live matches that one anonymous peer address may have created.
+    anonymous_matches: int = 20
+    #: Live matches that anonymous callers may have created together, so that callers with
+    #: an API key always find room.
+    max_anonymous_matches: int = 500
+    #: Searches (Recommend, Analyze, Review) one anonymous peer address may start per second.
+    anonymous_searches_per_second: float = 4.0
+    #: Hold callers on this machine (loopback addresses) to the anonymous quotas too; off,
+    #: they are trusted: local tools, and the hint page's gateway, which calls from loopback.
+    quota_loopback: bool = False
 
     def bot_for(self, game: str, num_players: int) -> str:
         """The bot spec of a request that names none, for `game` at `num_players`."""

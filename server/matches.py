@@ -26,6 +26,7 @@ from search.bots import Bot, make_bot, search_config
 from server.botpool import BotPool
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.moves import action_of
+from server.quotas import check_matches, current_caller
 from server.status import (
     Rejected,
     failed_precondition,
@@ -394,9 +395,9 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
 
     async def CreateMatch(self, request, context):
         try:
-            if await self._db(self.opened.live_count) >= self.limits.max_matches:
-                full = "the server hosts its limit of live matches"
-                raise Rejected(resource_exhausted("matches", full))
+            caller = current_caller()
+            counts = await self._db(self.opened.live_counts, caller.identity)
+            check_matches(self.limits, caller, counts)
             match, tokens = self._create(request)
             record = MatchRecord(
                 id=match.id,
@@ -407,6 +408,7 @@ class Matches(matches_pb2_grpc.MatchServiceServicer):
                 public=match.public,
                 created_at=time.time(),
                 token_hashes=match.token_hashes,
+                creator=caller.identity,
             )
             start = Progress(None, match.state.current_player, match.bot_turn)
             await self._db(self.opened.create, record, start)

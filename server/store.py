@@ -59,6 +59,9 @@ matches = sa.Table(
     #: The replica that drives the match's bots, until when.
     sa.Column("lease_owner", sa.String(64)),
     sa.Column("lease_expires", sa.Float),
+    #: Who created the match, for the quotas (server/quotas.py): `key:NAME`, `peer:ADDRESS`
+    #: or `local`; NULL for the matches of schema version 1.
+    sa.Column("creator", sa.String(80)),
     sa.Index("regent_matches_listing", "public", "created_at", "id"),
     sa.Index("regent_matches_live", "outcome", "bot_turn"),
 )
@@ -89,9 +92,15 @@ def _v1(conn: Connection) -> None:
     _meta.create_all(conn, tables=[matches, seat_tokens, moves])
 
 
+def _v2(conn: Connection) -> None:
+    """Each match's creator, for the quotas (a database made at version 2 has it already)."""
+    if "creator" not in {c["name"] for c in sa.inspect(conn).get_columns(matches.name)}:
+        conn.execute(sa.text(f"ALTER TABLE {matches.name} ADD COLUMN creator VARCHAR(80)"))
+
+
 #: The schema's migrations, oldest first: a database at version n runs MIGRATIONS[n:].
 #: A change to the tables above comes with a new migration at the end of this list.
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
 
 
 class StoreError(RuntimeError):
@@ -130,6 +139,8 @@ class MatchRecord:
     created_at: float
     token_hashes: dict[str, int] = field(default_factory=dict)
     log: list[LoggedMove] = field(default_factory=list)
+    #: Who created it (server/quotas.py's `Caller.identity`).
+    creator: str | None = None
 
 
 @dataclass(frozen=True)
@@ -252,6 +263,7 @@ class Store:
                     outcome=progress.outcome,
                     current_seat=progress.current_seat,
                     bot_turn=progress.bot_turn,
+                    creator=record.creator,
                 )
             )
             if record.token_hashes:
@@ -324,10 +336,21 @@ class Store:
             return False
         return True
 
-    def live_count(self) -> int:
+    def live_counts(self, creator: str) -> dict[str, int]:
+        """Live matches: `all` of them, the `own` of `creator`, and the `anonymous` ones
+        (created by a `peer:`), in one query."""
+
+        def count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
+            return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
+
+        query = sa.select(
+            sa.func.count(),
+            count(matches.c.creator == creator),
+            count(matches.c.creator.startswith("peer:")),
+        ).where(matches.c.outcome.is_(None))
         with self._begin() as conn:
-            query = sa.select(sa.func.count()).select_from(matches)
-            return conn.execute(query.where(matches.c.outcome.is_(None))).scalar_one()
+            every, own, anonymous = conn.execute(query).one()
+        return {"all": every, "own": own, "anonymous": anonymous}
 
     def idle(self, before: float) -> list[tuple[str, int]]:
         """(id, moves) of the live matches with no move since `before`."""
