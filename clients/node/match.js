@@ -55,12 +55,6 @@ if (!games.includes(gameName)) {
   fail(`--game must be one of ${known.join(', ')}, not "${args.game}"`);
 }
 
-// Piped into a reader that stops early (`| head`): stop quietly, as any command line tool.
-process.stdout.on('error', (err) => {
-  if (err.code !== 'EPIPE') throw err;
-  process.exit(0);
-});
-
 const PLAYING = enumNumber('MatchStatus', 'MATCH_STATUS_PLAYING');
 const matches = connect('MatchService', args.server);
 const advisor = connect('AdvisorService', args.server);

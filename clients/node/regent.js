@@ -118,8 +118,13 @@ export function seconds(name, text) {
 }
 
 /** The values of the command line's `options` (node:util parseArgs); prints `usage` and exits
- * on --help (0) or on an unknown or malformed option (2). */
+ * on --help (0) or on an unknown or malformed option (2). Output piped into a reader that
+ * stops early (`| head`) ends the script quietly, as any command line tool. */
 export function commandLine(usage, options) {
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(0);
+  });
   let values;
   try {
     ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } } }));

@@ -211,3 +211,16 @@ def test_match_js_plays_a_hosted_match_to_its_end(
     assert played > 0
     # Every move of the seat came back on its Watch stream, once each.
     assert sum(line.split()[1] == "p0:" for line in lines[1:-3]) == played
+
+
+def test_match_js_stops_quietly_when_its_reader_does(client: Path, server_address: str) -> None:
+    """`node match.js ... | head -1`: the script ends when the pipe closes, status 0, no trace."""
+    command = [NODE, "match.js", "--server", server_address, "--bot", "random", "--iterations", "5"]
+    with subprocess.Popen(
+        command, cwd=client, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith("match ")
+        process.stdout.close()
+        assert process.wait(timeout=TIMEOUT) == 0
+        assert process.stderr.read() == ""
