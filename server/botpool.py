@@ -1,10 +1,13 @@
 """The hosted bots' own searches, apart from the advisor's: at most `size` at once, granted
-first come first served so that matches take turns, each stoppable at shutdown."""
+first come first served so that matches take turns, each stoppable at shutdown. They run on
+the pool's own `size` threads, never asyncio's default executor, so that they cannot hold
+up the service's other work, nor it them."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 from engine.interface import State
 from search.bots import Bot, forced_move
@@ -19,6 +22,7 @@ class BotPool:
         self.running = 0
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._tokens: set[CancelToken] = set()
+        self._threads = ThreadPoolExecutor(max(1, size), thread_name_prefix="regent-bot")
 
     @property
     def queued(self) -> int:
@@ -28,6 +32,7 @@ class BotPool:
     async def choose(self, bot: Bot, state: State, seed: int) -> int:
         """The bot's move, searched in a worker thread once a slot is free; cancelling the
         caller stops the search. A move with no choice takes no slot and no search."""
+        loop = asyncio.get_running_loop()
         forced = forced_move(state)
         if forced is not None:
             return forced
@@ -35,7 +40,7 @@ class BotPool:
         token = CancelToken()
         self._tokens.add(token)
         try:
-            return await asyncio.to_thread(bot.choose, state, seed, token)
+            return await loop.run_in_executor(self._threads, bot.choose, state, seed, token)
         finally:
             token.cancel()  # a no-op once the search is over; stops it if we were cancelled
             self._tokens.discard(token)
@@ -45,6 +50,10 @@ class BotPool:
         """Raise the tokens of every running search: each answers within milliseconds."""
         for token in self._tokens:
             token.cancel()
+
+    def shutdown(self) -> None:
+        """Let the pool's threads end once their searches have (after `stop`)."""
+        self._threads.shutdown(wait=False)
 
     async def _acquire(self) -> None:
         if self.running < self.size and not self._waiting:

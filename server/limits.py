@@ -74,6 +74,12 @@ class ServerLimits:
     #: How long a replica's lease on driving a match's bots lasts unless renewed; a
     #: replica that dies hands its matches over after at most this long.
     bot_lease_seconds: float = 10.0
+    #: Watch streams open on one match at once; one more gets RESOURCE_EXHAUSTED.
+    max_match_watchers: int = 500
+    #: Watch streams open on this server at once, every match's together.
+    max_watchers: int = 10_000
+    #: Moves a Watch stream may fall behind its match before it is ended (to watch again).
+    watch_backlog: int = 256
 
     # -- quotas of callers without an API key (server/quotas.py) --
     #: Live matches that one anonymous peer address may have created.

@@ -28,6 +28,8 @@ MEMORY = ":memory:"
 FINISHED, RESIGNED, EXPIRED = "finished", "resigned", "expired"
 #: The kinds of rows of the move log.
 MOVE, RESIGN, EXPIRE = "move", "resign", "expire"
+#: PostgreSQL: the channel each stored move notifies with its match's id (server/news.py).
+NEWS_CHANNEL = "regent_moves"
 
 _meta = sa.MetaData()
 
@@ -209,6 +211,14 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def listener(self) -> Any:
+        """PostgreSQL: a new connection of its own, outside any transaction, to LISTEN on
+        (a psycopg connection, a context manager that closes it)."""
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql")
+        return psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
+
     @contextmanager
     def _begin(self) -> Iterator[Connection]:
         """A transaction (committed at the end of the block)."""
@@ -332,6 +342,8 @@ class Store:
                 )
                 if updated.rowcount != 1:
                     raise _Taken
+                if not self.sqlite:  # sent to the listening replicas at the commit
+                    conn.execute(sa.select(sa.func.pg_notify(NEWS_CHANNEL, match_id)))
         except (IntegrityError, _Taken):
             return False
         return True
