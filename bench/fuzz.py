@@ -6,10 +6,15 @@ matches created with human and bot seats), then each request sent is one of them
 three mutations: a field of any depth cleared, set to an extreme or nonsensical value, or
 repeated; or the serialized bytes flipped, cut or stretched. What a healthy server may answer
 is OK or a status that blames the request; UNKNOWN or INTERNAL means a handler crashed, and a
-deadline exceeded (but for Watch, whose stream runs as long as its match) means it hung."""
+deadline exceeded (but for Watch, whose stream runs as long as its match) means it hung.
+
+Most requests carry the server's one API key as metadata; some carry none (an anonymous caller,
+held to the per-peer quotas: the server quotas loopback callers too) and some a wrong or
+mangled key (UNAUTHENTICATED)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import random
@@ -33,6 +38,7 @@ from bench.service import server_process
 from convert import game_number, observation_from_proto, observation_to_proto, served_games
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
 from server.limits import ServerLimits
+from server.quotas import API_KEY_HEADER, ApiKey
 
 Code = grpc.StatusCode
 #: Statuses that blame the request (or a busy server): a handled refusal.
@@ -53,7 +59,13 @@ LIMITS = ServerLimits(
     default_iterations=200,
     max_matches=300,
     max_bot_searches=1,
+    quota_loopback=True,
+    anonymous_matches=50,
+    anonymous_searches_per_second=20.0,
 )
+KEY = ApiKey("fuzz", "fuzz-key-0123456789abcdef")
+#: What a request's `x-api-key` may be besides the right key: wrong, mangled, huge.
+BAD_KEYS = ["", "x", KEY.key[:-1], KEY.key + "x", KEY.key.upper(), "A" * 4000, "Bearer " + KEY.key]
 WATCH_SECONDS = 0.3
 CALL_SECONDS = 15.0
 
@@ -172,9 +184,10 @@ def _match_requests(channel: grpc.Channel, rng: random.Random) -> list[tuple[str
     )
     out: list[tuple[str, Message]] = []
     tokens = []
+    keyed = ((API_KEY_HEADER, KEY.key),)
     for request in _create_requests(rng):
         out.append((MATCHES + "CreateMatch", request))
-        created = create(request, timeout=CALL_SECONDS)
+        created = create(request, timeout=CALL_SECONDS, metadata=keyed)
         for seat in created.tokens:
             tokens.append(seat.token)
             ids = {"match_id": created.match_id, "token": seat.token}
@@ -189,6 +202,7 @@ def _match_requests(channel: grpc.Channel, rng: random.Random) -> list[tuple[str
             seen = view(
                 matches_pb2.GetViewRequest(match_id=created.match_id, token=seat.token),
                 timeout=CALL_SECONDS,
+                metadata=keyed,
             )
             move = rng.choice(seen.legal_moves) if seen.legal_moves else common_pb2.Move(id=0)
             out.append(
@@ -198,6 +212,15 @@ def _match_requests(channel: grpc.Channel, rng: random.Random) -> list[tuple[str
                 )
             )
     out.append((MATCHES + "ListMatches", matches_pb2.ListMatchesRequest(tokens=tokens[:20])))
+    listing = channel.unary_unary(
+        MATCHES + "ListMatches",
+        request_serializer=matches_pb2.ListMatchesRequest.SerializeToString,
+        response_deserializer=matches_pb2.ListMatchesResponse.FromString,
+    )
+    first = matches_pb2.ListMatchesRequest(tokens=tokens[:5], page_size=1)
+    page = listing(first, timeout=CALL_SECONDS, metadata=keyed).next_page_token
+    out.append((MATCHES + "ListMatches", matches_pb2.ListMatchesRequest(
+        tokens=tokens[:5], page_size=1, page_token=page)))  # fmt: skip
     return out
 
 
@@ -207,7 +230,13 @@ def _match_requests(channel: grpc.Channel, rng: random.Random) -> list[tuple[str
 INTS = [0, 1, -1, 2, 7, 255, 2**31 - 1, -(2**31), 2**32 - 1, 2**63 - 1, -(2**63), 2**64 - 1]
 FLOATS = [0.0, -0.0, 1e-300, -1.0, 1e300, math.inf, -math.inf, math.nan, 0.5]
 STRINGS = ["", " ", "\x00", "é" * 70, "x" * 5000, "stop", "play hand red-9", "../../etc",
-           "mo-ismcts:c=nan", "pimc:worlds=99", "random:iterations=3", "red-1", "-1"]  # fmt: skip
+           "mo-ismcts:c=nan", "pimc:worlds=99", "random:iterations=3", "red-1", "-1",
+           # seat names and bot specs: control characters, terminal escapes, a long spec
+           "ann\nbob", "\x1b[2J\x1b[31mred", "a\u202eb", "\t", "level:3", "level:99",
+           "mo-ismcts:" + "c=1," * 5000,
+           # page tokens: deep nesting, wrong shapes, huge
+           base64.urlsafe_b64encode(b"[" * 1000).decode(),
+           base64.urlsafe_b64encode(b'[1e999, "x"]').decode(), "=" * 9, "A" * 100_000]  # fmt: skip
 
 
 def _paths(message: Message, prefix: tuple = ()) -> list[tuple[Message, FieldDescriptor]]:
@@ -323,11 +352,13 @@ class Caller:
             self.calls[method] = make(method, request_serializer=None, response_deserializer=None)
 
     def code(
-        self, method: str, data: bytes, timeout: float = CALL_SECONDS
+        self, method: str, data: bytes, timeout: float = CALL_SECONDS, key: str | None = None
     ) -> tuple[grpc.StatusCode, grpc.RpcError | None]:
-        """The status the call ended with (OK, or the error's) and the error."""
+        """The status the call ended with (OK, or the error's) and the error; `key` is sent
+        as the API key's metadata."""
+        metadata = None if key is None else ((API_KEY_HEADER, key),)
         try:
-            result = self.calls[method](data, timeout=timeout)
+            result = self.calls[method](data, timeout=timeout, metadata=metadata)
             if self.streaming[method]:
                 for _ in result:
                     pass
@@ -350,7 +381,10 @@ def run(requests: int, seed: int, workers: int, as_json: bool, quiet: bool = Fal
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "fuzz.sqlite3")
-        with server_process(LIMITS, db) as address, grpc.insecure_channel(address) as channel:
+        with (
+            server_process(LIMITS, db, [KEY]) as address,
+            grpc.insecure_channel(address) as channel,
+        ):
             valid = [r for o in _observations(rng) for r in _advice(rng, o)]
             valid += _match_requests(channel, rng)
             by_method: dict[str, list[Message]] = {}
@@ -359,14 +393,21 @@ def run(requests: int, seed: int, workers: int, as_json: bool, quiet: bool = Fal
             plan = []
             for _ in range(requests):
                 method = rng.choice(sorted(by_method))
-                plan.append((method, mutated(rng, method, rng.choice(by_method[method]))))
+                data = mutated(rng, method, rng.choice(by_method[method]))
+                plan.append((method, data, _key(rng)))
             figures = _send(address, plan, workers)
     if not quiet:
         _print(figures, as_json)
     return figures
 
 
-def _send(address: str, plan: list[tuple[str, bytes]], workers: int) -> FuzzFigures:
+def _key(rng: random.Random) -> str | None:
+    """A request's API key: mostly the server's, sometimes none, sometimes a bad one."""
+    draw = rng.random()
+    return KEY.key if draw < 0.7 else None if draw < 0.85 else rng.choice(BAD_KEYS)
+
+
+def _send(address: str, plan: list[tuple[str, bytes, str | None]], workers: int) -> FuzzFigures:
     codes: Counter[str] = Counter()
     by_method: dict[str, Counter[str]] = {}
     failures: list[str] = []
@@ -386,13 +427,13 @@ def _send(address: str, plan: list[tuple[str, bytes]], workers: int) -> FuzzFigu
                 if status != health_pb2.HealthCheckResponse.SERVING:
                     health["failures"] += 1
 
-    def send(chunk: list[tuple[str, bytes]]) -> None:
+    def send(chunk: list[tuple[str, bytes, str | None]]) -> None:
         with grpc.insecure_channel(address) as own:
             caller = Caller(own)
-            for method, data in chunk:
+            for method, data, key in chunk:
                 name = method.rsplit("/", 1)[1]
                 timeout = WATCH_SECONDS if name == "Watch" else CALL_SECONDS
-                code, err = caller.code(method, data, timeout)
+                code, err = caller.code(method, data, timeout, key)
                 details = (err.details() if err is not None else "") or ""
                 hung = code == Code.DEADLINE_EXCEEDED and name != "Watch"
                 crashed = code in (Code.UNKNOWN, Code.INTERNAL)

@@ -13,7 +13,7 @@ import socket
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
@@ -26,6 +26,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.search import SearchConfig, search
 from server.app import serve
 from server.limits import ServerLimits
+from server.quotas import ApiKey
 from server.store import MEMORY
 
 
@@ -65,19 +66,21 @@ def _request(
     return engine.state_from_observation(observation, seed=seed), request
 
 
-def _serve(address: str, limits: ServerLimits, db: str) -> None:
-    asyncio.run(serve(address, limits, db=db))
+def _serve(address: str, limits: ServerLimits, db: str, keys: Sequence[ApiKey]) -> None:
+    asyncio.run(serve(address, limits, db=db, keys=keys))
 
 
 @contextmanager
-def server_process(limits: ServerLimits, db: str = MEMORY) -> Iterator[str]:
+def server_process(
+    limits: ServerLimits, db: str = MEMORY, keys: Sequence[ApiKey] = ()
+) -> Iterator[str]:
     """`regent serve` in its own process (as in production), on a free loopback port, its
-    hosted matches in `db`."""
+    hosted matches in `db`, callers' API keys `keys`."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         address = f"127.0.0.1:{probe.getsockname()[1]}"
     process = multiprocessing.get_context("spawn").Process(
-        target=_serve, args=(address, limits, db), daemon=True
+        target=_serve, args=(address, limits, db, keys), daemon=True
     )
     process.start()
     try:

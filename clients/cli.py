@@ -23,6 +23,12 @@ def _bench(args: argparse.Namespace) -> int:
 
         workers = args.clients or 4
         return 0 if run_fuzz(args.requests, args.seed, workers, args.json).ok else 1
+    if args.target == "matches":
+        from bench.matches import run as run_matches
+
+        run_matches(args.steps, args.step_seconds, args.think, args.replicas, args.db, args.seed,
+                    args.json)  # fmt: skip
+        return 0
     if args.target == "service":
         from bench.service import run as run_service
 
@@ -45,6 +51,48 @@ def _bench(args: argparse.Namespace) -> int:
 
         run_search(games, args.seconds, args.seed, args.json)
     return 0
+
+
+def _bench_matches_options(bench: argparse.ArgumentParser) -> None:
+    """`regent bench matches`' options (bench/matches.py)."""
+    from bench.matches import STEPS
+
+    bench.add_argument(
+        "--steps",
+        type=positive,
+        nargs="+",
+        default=list(STEPS),
+        metavar="N",
+        help="matches: the live matches of each step (default: "
+        f"{' '.join(map(str, STEPS))}; it stops once Play's p99 passes 250 ms)",
+    )
+    bench.add_argument(
+        "--step-seconds",
+        type=seconds,
+        default=30.0,
+        metavar="S",
+        help="matches: time measured per step (default: 30)",
+    )
+    bench.add_argument(
+        "--think",
+        type=seconds,
+        default=3.0,
+        metavar="S",
+        help="matches: a human seat's time per move, on average (default: 3)",
+    )
+    bench.add_argument(
+        "--replicas",
+        type=positive,
+        default=1,
+        metavar="N",
+        help="matches: servers on one database (more than 1: PostgreSQL)",
+    )
+    bench.add_argument(
+        "--db",
+        default=":memory:",
+        metavar="PATH|URL",
+        help="matches: the servers' database (default: :memory:)",
+    )
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -375,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="print speed figures")
     bench.add_argument(
-        "target", choices=["engine", "search", "service", "fuzz"], help="what to measure"
+        "target", choices=["engine", "search", "service", "fuzz", "matches"], help="what to measure"
     )
     primary = engine.primary_game().name.replace("_", "-")
     bench.add_argument(
@@ -416,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--requests", type=int, default=10_000, help="fuzz: mutated requests to send"
     )
+    _bench_matches_options(bench)
     bench.set_defaults(func=_bench)
 
     match = commands.add_parser(
