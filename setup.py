@@ -5,13 +5,16 @@ Set REGENT_DEBUG_CYTHON=1 to rebuild with bounds, wraparound and initialization
 checks on and without optimisation, for debugging a crash in the core.
 
 The stubs are generated from proto/ into the `regent.v1` package at every
-build; they are never committed.
+build; they are never committed. MANIFEST.in says what the sdist carries beside the
+packages: the .pyx sources and proto/, never generated C or stubs.
+
+The build runs only as a script (`__name__ == "__main__"`, as pip and setuptools run it), so
+that tests/test_packaging.py can read PACKAGES and PACKAGE_DATA without building.
 """
 
 import os
 from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("REGENT_DEBUG_CYTHON", "") not in ("", "0")
@@ -49,6 +52,32 @@ EXTENSIONS = sorted(
 )
 
 
+#: Every package of the distribution.
+PACKAGES = [
+    *CYTHON_PACKAGES,
+    "convert",
+    "server",
+    "server.web",
+    "clients",
+    "clients.tournament",
+    "bench",
+    "regent",
+    "regent.v1",
+]
+
+#: The files each package carries beside its modules, and only these (no generated C): the
+#: Cython declarations (.pxd, for code that cimports them), the types of the compiled and
+#: generated modules (.pyi; PEP 561), the data the code reads through importlib.resources
+#: (engine/resources.py: the heuristics' default fits, Citadels' pick models), and the hint
+#: page (plain HTML, CSS and JavaScript modules, no build step).
+PACKAGE_DATA = {
+    **{package: ["*.pxd", "*.pyi", "fits/*.json", "models/*.json"] for package in CYTHON_PACKAGES},
+    "engine": ["*.pxd", "*.pyi", "py.typed"],
+    "regent.v1": ["*.pyi"],
+    "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
+}
+
+
 def generate_stubs() -> None:
     """proto/regent/v1/*.proto -> regent/v1/*_pb2.py, *_pb2.pyi, *_pb2_grpc.py."""
     import grpc_tools
@@ -80,31 +109,22 @@ def extension(name: str) -> Extension:
     )
 
 
-generate_stubs()
-setup(
-    packages=[
-        *CYTHON_PACKAGES,
-        "convert",
-        "server",
-        "server.web",
-        "clients",
-        "clients.tournament",
-        "bench",
-        "regent",
-        "regent.v1",
-    ],
-    package_data={
-        # The Cython declarations, the types of the Cython modules (.pyi; PEP 561), and the
-        # heuristics' default fits.
-        **{package: ["*.pxd", "*.pyi", "fits/*.json"] for package in CYTHON_PACKAGES},
-        "engine": ["*.pxd", "*.pyi", "py.typed"],
-        # The hint page: plain HTML, CSS and JavaScript modules, no build step.
-        "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
-    },
-    ext_modules=cythonize(
-        [extension(name) for name in EXTENSIONS],
-        compiler_directives=DIRECTIVES,
-        force=DEBUG,
-    ),
-    zip_safe=False,
-)
+if __name__ == "__main__":
+    from Cython.Build import cythonize
+
+    generate_stubs()
+    setup(
+        packages=PACKAGES,
+        package_data=PACKAGE_DATA,
+        # Not the files the sdist's manifest lists under the packages (the generated C, the
+        # .pyx sources): the wheel carries PACKAGE_DATA only.
+        include_package_data=False,
+        ext_modules=cythonize(
+            [extension(name) for name in EXTENSIONS],
+            compiler_directives=DIRECTIVES,
+            force=DEBUG,
+        ),
+        zip_safe=False,
+        # The extension modules compiled side by side, one per core.
+        options={"build_ext": {"parallel": os.cpu_count() or 1}},
+    )

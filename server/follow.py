@@ -209,6 +209,9 @@ def _action(state: engine.State, text: Callable[[], str], field: str, observer: 
     under the deck)."""
     try:
         written = text()
+    except ValueError as err:  # an id no action has
+        raise Rejected(invalid_argument(field, str(err))) from None
+    try:
         return state.string_to_action(written)
     except (IllegalMoveError, ValueError) as err:
         labels = {state.observed_action(a, observer) for a in state.legal_actions()}

@@ -12,6 +12,7 @@ from convert import observation_from_proto, observation_to_proto, observer_of
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import SEARCH_BOTS, resolve
+from search.ismcts import check_config
 from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
 from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
 from server.moves import action_of
@@ -30,6 +31,7 @@ def read_request(
     """The decisions and the configuration of a review; Rejected naming the field."""
     decisions, players = _decisions(request)
     config = _config(request, limits, decisions[0].observation.game, players)
+    _check_game(config, decisions[0])
     _check_total(config, len(decisions), limits)
     return decisions, config
 
@@ -47,6 +49,7 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]
         raise Rejected(invalid_argument("moves", reason))
     seat = None
     players = 0
+    first = None
     decisions = []
     for i, (message, move) in enumerate(zip(request.observations, request.moves, strict=True)):
         try:
@@ -61,6 +64,10 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]
             raise Rejected(invalid_argument(field, err.reason)) from None
         seat = observer if seat is None else seat
         players = players or state.num_players
+        first = first or (game, players)
+        if (game, state.num_players) != first:
+            reason = f"is of {game} at {state.num_players} players, not {first[0]} at {players}"
+            raise Rejected(invalid_argument(f"observations[{i}]", reason))
         if observer != seat or state.current_player != observer:
             reason = (
                 f"is seat {observer}'s, not seat {seat}'s"
@@ -132,6 +139,17 @@ def _config(
     except BudgetError as err:
         raise Rejected(resource_exhausted("bot", str(err))) from None
     return config
+
+
+def _check_game(config: ReviewConfig, decision: Decision) -> None:
+    """INVALID_ARGUMENT naming `bot` when the review's searches ask of the game what it has
+    not (a model of the players' choices, for `infer`, at its player count)."""
+    state = engine.state_from_observation(decision.observation, seed=0)
+    try:
+        for deep in (False, True):
+            check_config(state, config.search_config(1, deep))
+    except ValueError as err:
+        raise Rejected(invalid_argument("bot", str(err))) from None
 
 
 def _check_total(config: ReviewConfig, decisions: int, limits: ServerLimits) -> None:

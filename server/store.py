@@ -6,6 +6,7 @@ the service runs them in worker threads."""
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 import threading
 import time
@@ -165,6 +166,21 @@ def default_db() -> str:
     return str(Path(platformdirs.user_data_dir("regent")) / "matches.sqlite3")
 
 
+#: What installs PostgreSQL's driver (psycopg 3): SQLite deployments go without it.
+POSTGRESQL_EXTRA = 'pip install "regent[postgresql]"'
+
+
+def require_driver(url: sa.engine.URL) -> None:
+    """StoreError saying what to install when the database's driver is missing: SQLite's
+    comes with Python, PostgreSQL's is the `postgresql` extra."""
+    if url.get_backend_name() != "postgresql":
+        return
+    try:
+        importlib.import_module("psycopg")
+    except ImportError:
+        raise StoreError(f"PostgreSQL needs its driver, psycopg: {POSTGRESQL_EXTRA}") from None
+
+
 def database_url(db: str) -> str:
     """The SQLAlchemy URL of a `--db` value: a file path, `:memory:`, `sqlite:///...`, or
     `postgresql://...` (driven by psycopg 3)."""
@@ -183,6 +199,7 @@ class Store:
 
     def __init__(self, db: str) -> None:
         url = sa.engine.make_url(database_url(db))
+        require_driver(url)
         self.sqlite = url.get_backend_name() == "sqlite"
         options: dict = {}
         if self.sqlite and url.database in (None, "", MEMORY):
