@@ -25,9 +25,16 @@ from clients.text import GameText, player_name, text_module, text_of
 from convert import converter, observation_from_proto, observer_of
 from engine.heuristics import load_weights
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
-from search.bots import advice_config
+from search.bots import (
+    LevelBudgetError,
+    advice_config,
+    check_no_budget,
+    is_level,
+    make_bot,
+    search_config,
+)
 from search.search import search
-from server.advisor import report
+from server.advisor import bot_report, report
 from server.app import BackgroundServer
 from server.app import serve as run_server
 from server.config import Config, ConfigError, load_keys, server_limits
@@ -189,16 +196,20 @@ def _local_report(
     if not iterations and not args.seconds:
         iterations = ServerLimits.default_iterations
     spec = args.bot or ServerLimits().bot_for(game, state.num_players)
+    budget = {
+        "iterations": iterations,
+        "seconds": args.seconds,
+        "threads": args.threads or ServerLimits.default_threads,
+    }
     try:
-        config = advice_config(
-            spec,
-            game,
-            state.num_players,
-            iterations=iterations,
-            seconds=args.seconds,
-            threads=args.threads or ServerLimits.default_threads,
-            seed=args.seed,
-        )
+        check_no_budget(spec, args.iterations, args.seconds, args.threads)
+        if is_level(spec):  # its own budget; a level that does not search plays its move
+            budget = {}
+            if search_config(spec, game, state.num_players) is None:
+                return bot_report(state, make_bot(spec, game, state.num_players), args.seed)
+        config = advice_config(spec, game, state.num_players, seed=args.seed, **budget)
+    except LevelBudgetError as err:
+        raise BadInput(f"budget.{err.option}: {err}") from None
     except (ValueError, TypeError) as err:
         raise BadInput(f"bot: {err}") from None
     return report(search(state, config))

@@ -132,6 +132,37 @@ def resolve(spec: str, game: str | None = None, players: int = 0) -> str:
     return level_spec(number, game_spec(game), players)
 
 
+def is_level(spec: str) -> bool:
+    """Whether `spec` names a difficulty level (`level:N`, well formed or not)."""
+    return spec.strip().partition(":")[0] == "level"
+
+
+#: A budget's parts, as a request and a bot spec name them.
+BUDGET_OPTIONS = ("iterations", "seconds", "threads")
+
+
+class LevelBudgetError(ValueError):
+    """A budget asked beside a level: a level is its whole spec, and its budget (iterations
+    or seconds, and threads) is part of its strength. `option` is the part that was set."""
+
+    def __init__(self, spec: str, option: str) -> None:
+        super().__init__(
+            f"{spec.strip()} has its own budget, part of its strength: ask a level with no "
+            "iterations, seconds or threads (or name a search bot, such as mo-ismcts, and "
+            "its budget)"
+        )
+        self.option = option
+
+
+def check_no_budget(spec: str, iterations: int, seconds: float, threads: int) -> None:
+    """LevelBudgetError naming the first part of a budget set beside a level (any budget
+    goes with another spec)."""
+    if is_level(spec):
+        for option, value in zip(BUDGET_OPTIONS, (iterations, seconds, threads), strict=True):
+            if value:
+                raise LevelBudgetError(spec, option)
+
+
 def search_config(
     spec: str, game: str | None = None, players: int = 0, **overrides: object
 ) -> SearchConfig | None:
@@ -199,13 +230,17 @@ def _options(text: str) -> dict[str, object]:
 __all__ = [
     "ALGORITHMS",
     "BOT_KINDS",
+    "BUDGET_OPTIONS",
     "SEARCH_BOTS",
     "Bot",
     "HeuristicBot",
+    "LevelBudgetError",
     "RandomBot",
     "SearchBot",
     "advice_config",
+    "check_no_budget",
     "forced_move",
+    "is_level",
     "make_bot",
     "parse_spec",
     "resolve",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import grpc
@@ -11,11 +12,12 @@ import engine
 from convert import game_number, observation_from_proto, observer_of, served_games
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from search.bots import BOT_KINDS, advice_config, resolve
+from search.bots import BOT_KINDS, Bot, advice_config, is_level, make_bot, resolve
 from search.levels import LEVELS
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
+from server.levels import level_budget
 from server.limits import (
     BudgetError,
     ServerLimits,
@@ -55,6 +57,17 @@ def report(result: SearchResult) -> common_pb2.SearchReport:
     )
 
 
+def bot_report(state: engine.State, bot: Bot, seed: int) -> common_pb2.SearchReport:
+    """The move of a bot that does not search (a level that plays the game's heuristic) as a
+    report with no statistics: it weighs no moves and runs no iterations."""
+    start = time.perf_counter()
+    action = bot.choose(state, seed)
+    return common_pb2.SearchReport(
+        move=common_pb2.Move(id=action, text=state.action_to_string(action)),
+        elapsed_seconds=time.perf_counter() - start,
+    )
+
+
 def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
     """The game an observation describes, from the observer's point of view.
     Field paths start at the request: `observation.<game>.players[1].hand[0]`
@@ -78,9 +91,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
 
     def _config(
         self, request, context: grpc.aio.ServicerContext
-    ) -> tuple[engine.State, SearchConfig, float | None]:
-        """The state to search, the configuration, checked, and the monotonic time by
-        which the search must stop to answer within the call's deadline; raises Rejected."""
+    ) -> tuple[engine.State, SearchConfig | Bot, float | None]:
+        """The state to search, the configuration, checked (or the bot of a level that does
+        not search, whose move is the answer), and the monotonic time by which the search
+        must stop to answer within the call's deadline; raises Rejected."""
         if not request.HasField("observation"):
             raise Rejected(invalid_argument("observation", "is required"))
         state = state_of(request.observation, request.seed)
@@ -99,15 +113,20 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         stop_by = stop_time(remaining, self.limits.deadline_margin)
         if too_late(remaining):
             raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
+        spec = request.bot or self.limits.bot_for(game, state.num_players)
         budget = request.budget
+        own = level_budget(
+            self.limits, spec, game, state.num_players, {"budget": budget}, remaining
+        )
+        if own is None and is_level(spec):
+            return state, make_bot(spec, game, state.num_players), stop_by
         try:
-            iterations, seconds, threads = effective_budget(
+            iterations, seconds, threads = own or effective_budget(
                 self.limits, budget.iterations, budget.seconds, budget.threads, remaining
             )  # fmt: skip
         except BudgetError as err:
             make = invalid_argument if err.negative else resource_exhausted
             raise Rejected(make(err.field, err.reason)) from None
-        spec = request.bot or self.limits.bot_for(game, state.num_players)
         try:
             config = advice_config(
                 spec, game, state.num_players,
@@ -131,6 +150,9 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             state, config, stop_by = self._config(request, context)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
+        if not isinstance(config, SearchConfig):
+            played = await asyncio.to_thread(bot_report, state, config, request.seed)
+            return advisor_pb2.RecommendResponse(report=played)
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
         result = await run_to_end(state, config, self.slots, stop_by)
@@ -147,6 +169,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             await self._abort(context, invalid_argument("interval_ms", "cannot be negative"))
         interval_ms = max(request.interval_ms or self.limits.default_interval_ms,
                           self.limits.min_interval_ms)  # fmt: skip
+        if not isinstance(config, SearchConfig):
+            played = await asyncio.to_thread(bot_report, state, config, request.seed)
+            yield advisor_pb2.AnalyzeResponse(report=played, final=True)
+            return
         if not self.slots.try_acquire():
             await self._abort(context, _busy(self.limits))
         reports = run_in_slices(state, config, interval_ms / 1000, self.slots, stop_by)
@@ -256,4 +282,4 @@ def _busy(limits: ServerLimits) -> grpc.Status:
     )
 
 
-__all__ = ["Advisor", "Rejected", "report", "state_of"]
+__all__ = ["Advisor", "Rejected", "bot_report", "report", "state_of"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from engine.interface import State
-from search.bots import Bot, make_bot
+from search.bots import Bot, is_level, make_bot
 from search.ismcts import CancelToken
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ _NUMBERS = {"iterations": int, "seconds": float, "threads": int}
 
 def parse_address(spec: str) -> RemoteSpec:
     """`grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T]` -> RemoteSpec;
-    ValueError if malformed."""
+    ValueError if malformed, or a budget beside a level (`bot=level:N`: the level's own)."""
     url = urlsplit(spec)
     try:
         port = url.port
@@ -61,7 +61,10 @@ def parse_address(spec: str) -> RemoteSpec:
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be a number") from None
             if not 0 <= numbers[name] < float("inf"):
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be 0 or more")
-    return RemoteSpec(url.netloc, query.get("bot", [""])[0], **numbers)  # type: ignore[arg-type]
+    bot = query.get("bot", [""])[0]
+    if is_level(bot) and any(numbers.values()):
+        raise ValueError(f"bad remote bot {spec!r}: {bot} has its own budget, so give none")
+    return RemoteSpec(url.netloc, bot, **numbers)  # type: ignore[arg-type]
 
 
 @functools.cache

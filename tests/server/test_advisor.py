@@ -240,8 +240,8 @@ def test_recommend_gives_a_legal_move(
 
 
 @pytest.mark.parametrize(
-    "bot", ["mo-ismcts", "so-ismcts:c=1.2", "pimc:worlds=4", "", "level:5", "level:10"]
-)
+    "bot", ["mo-ismcts", "so-ismcts:c=1.2", "pimc:worlds=4", ""]
+)  # a level has its own budget: tests/server/test_levels.py
 def test_recommend_with_each_search_bot(
     advisor: advisor_pb2_grpc.AdvisorServiceStub, bot: str
 ) -> None:
@@ -550,7 +550,6 @@ def test_missing_observation(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> No
         "random",
         "heuristic",
         "heuristic:x=1",
-        "level:4",
         "level:11",
         "level:x",
     ],

@@ -65,6 +65,10 @@ def test_the_streamed_review_is_the_review(
         ]
 
 
+#: A request's fields that set no budget (as a level needs).
+NO_BUDGET = {"budget": common_pb2.SearchBudget(), "deep_budget": common_pb2.SearchBudget()}
+
+
 def request(decisions: list[Decision], **fields) -> advisor_pb2.ReviewRequest:
     message = advisor_pb2.ReviewRequest(
         observations=[observation_to_proto(d.observation) for d in decisions],
@@ -119,7 +123,10 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
         (request(two, bot="heuristic"), "bot"),
         (request(two, bot="mo-ismcts:c=nan"), "bot"),
         (request(two, bot="level:11"), "bot"),
-        (request(two, bot=f"level:{heuristic}"), "bot"),
+        (request(two, bot=f"level:{heuristic}", **NO_BUDGET), "bot"),
+        (request(two, bot="level:1"), "budget.iterations"),
+        (request(two, bot="level:1", budget=common_pb2.SearchBudget(),
+                 deep_budget=common_pb2.SearchBudget(seconds=1)), "deep_budget.seconds"),
     ]  # fmt: skip
     for message, field in cases:
         error = refused(regent_server.address, message)
@@ -128,12 +135,15 @@ def test_bad_input_names_the_field(regent_server: RunningServer, decisions: list
 
 
 def test_a_level_or_no_bot_is_resolved_for_the_reviewed_game(decisions: list[Decision]) -> None:
-    """`level:10` is the game's default at its player count; no bot is that default."""
+    """`level:10` is the game's default at its player count, its budget the level's for
+    every search; no bot is that default."""
     first = decisions[0].observation
     players = engine.state_from_observation(first).num_players
     default = engine.game(first.game).default_bot(players)
-    _, named = read_request(request(decisions[:1], bot="level:10"), ServerLimits())
+    _, named = read_request(request(decisions[:1], bot="level:10", **NO_BUDGET), ServerLimits())
     assert named.bot.startswith(default) and "seconds=1" in named.bot
+    assert named.iterations == named.deep_iterations == 0
+    assert named.seconds == named.deep_seconds == 1
     _, unnamed = read_request(request(decisions[:1]), ServerLimits())
     assert unnamed.bot == default
 
