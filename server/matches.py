@@ -46,7 +46,11 @@ from server.store import (
     page_token,
 )
 
+#: A human seat's name: printable characters only (no NUL, newline or terminal escape, which
+#: would reach every client that prints seat names), at most this many.
 MAX_NAME = 64
+#: A bot seat's spec, shown to every ListMatches caller: the longest level's is ~50.
+MAX_BOT_SPEC = 200
 #: ListMatches: matches per page when the request sets none, and at most.
 DEFAULT_PAGE, MAX_PAGE = 50, 200
 MAX_LIST_TOKENS = 100
@@ -118,12 +122,18 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             if kind is None:
                 raise Rejected(invalid_argument(f"seats[{i}]", "set human_name or bot"))
             if kind == "bot":
+                if len(seat.bot) > MAX_BOT_SPEC:
+                    reason = f"at most {MAX_BOT_SPEC} characters"
+                    raise Rejected(invalid_argument(f"seats[{i}].bot", reason))
                 bots[i] = self._bot(seat.bot, f"seats[{i}].bot", game, len(request.seats))
                 seats.append(f"bot:{seat.bot}")
             elif len(seat.human_name) > MAX_NAME:
                 raise Rejected(
                     invalid_argument(f"seats[{i}].human_name", f"at most {MAX_NAME} characters")
                 )
+            elif not seat.human_name.isprintable():
+                reason = "printable characters only (no control characters such as newline)"
+                raise Rejected(invalid_argument(f"seats[{i}].human_name", reason))
             else:
                 seats.append(f"human:{seat.human_name}")
                 # Hex: a token never starts with '-', which a command line reads as an option.

@@ -1,6 +1,7 @@
 """Bounds on what a caller sends, against a real server: inputs that used to end in UNKNOWN
 (a deeply nested page token, a move id no action has, a review its game cannot search) are
-INVALID_ARGUMENT naming the field."""
+INVALID_ARGUMENT naming the field; seat names are printable and bot specs short, since
+every client that lists or prints a match shows them."""
 
 from __future__ import annotations
 
@@ -87,3 +88,45 @@ def test_a_review_its_game_cannot_search_is_invalid(
         err = refused(advisor.Review, request, stream=True)
         assert err.code() == Code.INVALID_ARGUMENT, field
         assert violated_fields(err) == [field]
+
+
+# -- findings 5 and 9: what every lister and printer of a match shows ----------------------
+
+
+CONTROLS = ["a\x00b", "line\nbreak", "\x1b[31mred", "tab\there", "\u202eevil"]
+
+
+@pytest.mark.parametrize("name", CONTROLS)
+def test_seat_names_are_printable(matches: matches_pb2_grpc.MatchServiceStub, name: str) -> None:
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_ROYAL_CITIES,
+        seats=[matches_pb2.SeatSpec(human_name="ann"), matches_pb2.SeatSpec(human_name=name)],
+    )
+    err = refused(matches.CreateMatch, request)
+    assert err.code() == Code.INVALID_ARGUMENT
+    assert violated_fields(err) == ["seats[1].human_name"]
+
+
+def test_names_of_any_script_and_spaces_are_fine(
+    matches: matches_pb2_grpc.MatchServiceStub,
+) -> None:
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_ROYAL_CITIES,
+        seats=[matches_pb2.SeatSpec(human_name=n) for n in ("Ann Lee", "Zoë 李")],
+    )
+    assert len(matches.CreateMatch(request, timeout=10).tokens) == 2
+
+
+def test_bot_specs_are_at_most_200_characters(
+    matches: matches_pb2_grpc.MatchServiceStub,
+) -> None:
+    long_spec = "mo-ismcts:iterations=100" + ",c=1.0" * 40_000  # ~0.2 MB
+    request = matches_pb2.CreateMatchRequest(
+        game=common_pb2.GAME_ROYAL_CITIES,
+        seats=[matches_pb2.SeatSpec(human_name="ann"), matches_pb2.SeatSpec(bot=long_spec)],
+        public=True,
+    )
+    err = refused(matches.CreateMatch, request)
+    assert err.code() == Code.INVALID_ARGUMENT
+    assert violated_fields(err) == ["seats[1].bot"]
+    assert len(err.details()) < 1000
