@@ -13,6 +13,7 @@ from search.bots import SearchBot, make_bot
 from search.ismcts import CancelToken
 from search.search import Search, SearchConfig, search
 from tests.royal_cities.positions import position
+from tests.timing import SLACK, thread_cpu
 
 SPECS = [
     "random",
@@ -94,14 +95,22 @@ def test_search_leaves_the_state_unchanged() -> None:
     assert [state.observation(p) for p in range(4)] == before
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("seconds", [0.05, 0.3])
 def test_time_budget_is_honoured(seconds: float) -> None:
-    """A time budget ends within 10% or 20 ms of the budget."""
+    """A time budget is spent whole and the search ends at it: never before, and within a
+    loaded host's slack after (ten times 0.3 s fails; a search that ignored its budget would
+    run on, and is cancelled past the slack to fail). How close to the budget a search ends
+    on an idle machine is `regent bench search`'s "over ms" figure."""
     state = engine.new_game("royal_cities", 4, seed=3)
+    guard = CancelToken()
+    timer = threading.Timer(seconds + 2 * SLACK, guard.cancel)
+    timer.start()
     start = time.perf_counter()
-    result = search(state, SearchConfig(iterations=0, seconds=seconds, threads=2))
+    result = search(state, SearchConfig(iterations=0, seconds=seconds, threads=2), guard)
     elapsed = time.perf_counter() - start
-    assert abs(elapsed - seconds) <= max(0.1 * seconds, 0.02), elapsed
+    timer.cancel()
+    assert seconds <= result.elapsed <= elapsed < seconds + SLACK, elapsed
     assert result.iterations > 0
 
 
@@ -113,40 +122,40 @@ def test_stop_within_caps_what_is_left_of_any_budget() -> None:
     assert not timed.advance(0.02)
     timed.stop_within(0.03)
     assert timed.advance()  # to the end of the budget: 0.03 s more, not 60 s
-    assert timed.result().elapsed < 1.0
+    assert 0.05 <= timed.result().elapsed < 0.05 + SLACK
     counted = Search(state, SearchConfig(iterations=10**9))
     counted.stop_within(0.03)
     assert counted.advance()
     assert 0 < counted.result().iterations < 10**9
     short = Search(state, SearchConfig(iterations=0, seconds=0.03))
     short.stop_within(30.0)
-    start = time.perf_counter()
     assert short.advance()
-    assert time.perf_counter() - start < 1.0
+    assert 0.03 <= short.result().elapsed < 0.03 + SLACK  # not 30 s
     for bad in (0.0, -1.0, float("nan")):
         with pytest.raises(ValueError, match="positive"):
             short.stop_within(bad)
 
 
+@pytest.mark.timing
 def test_cancellation_stops_within_milliseconds() -> None:
-    """A cancel flag raised from another thread stops an unlimited search promptly,
-    and the search returns its best move so far."""
+    """A cancel flag raised from another thread stops an unlimited search of two threads
+    within milliseconds of their work (CPU time: a loaded host's waits for a core do not
+    count), and the search returns its best move so far."""
     state = engine.new_game("royal_cities", 2, seed=9)
     token = CancelToken()
     outcome = {}
 
     def work() -> None:
         outcome["result"] = search(state, SearchConfig(iterations=0, seconds=60, threads=2), token)
-        outcome["done"] = time.perf_counter()
 
     worker = threading.Thread(target=work)
     worker.start()
     time.sleep(0.2)
-    cancelled = time.perf_counter()
+    cpu = time.process_time()
     token.cancel()
-    worker.join(5)
+    worker.join(SLACK)
     assert not worker.is_alive()
-    assert outcome["done"] - cancelled < 0.1  # milliseconds idle; a loaded host may wait for a core
+    assert time.process_time() - cpu < 0.1
     assert outcome["result"].action in state.legal_actions()
     assert outcome["result"].iterations > 0
 
@@ -277,20 +286,28 @@ def test_the_reward_blends_the_result_the_margin_and_the_place() -> None:
         SearchConfig(margin_weight=0.5, rank_weight=0.6)
 
 
+@pytest.mark.timing
 def test_a_long_playout_sees_the_cancel_flag() -> None:
     """Uniformly random playouts of 7-player Citadels (hundreds of actions each) under a cap
-    of a million: a cancel stops the search within milliseconds (0.1 s allows for a host
-    loaded past its cores)."""
+    of a million: a cancel stops the search within milliseconds of its thread's CPU time
+    (which a loaded host's waits for a core do not inflate)."""
     state = engine.new_game("citadels", 7, seed=2)
     token = CancelToken()
     config = SearchConfig(iterations=0, seconds=60, max_steps=1_000_000, epsilon=1.0)
-    worker = threading.Thread(target=search, args=(state, config, token))
+    ended = {}
+
+    def work() -> None:
+        search(state, config, token)
+        ended["cpu"] = time.thread_time()
+
+    worker = threading.Thread(target=work)
     worker.start()
     time.sleep(0.2)
-    cancelled = time.perf_counter()
+    cpu = thread_cpu(worker)
     token.cancel()
-    worker.join(5)
-    assert time.perf_counter() - cancelled < 0.1
+    worker.join(SLACK)
+    assert not worker.is_alive()
+    assert ended["cpu"] - cpu < 0.1
 
 
 def test_a_time_budget_alone_is_the_whole_budget() -> None:
