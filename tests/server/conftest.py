@@ -47,10 +47,11 @@ T = TypeVar("T")
 CARD_NAME = re.compile(r"(purple|yellow|pink|red|blue|green|white)-[0-6]")
 
 #: The time a test server keeps back from a call's deadline: the tests may run on every core
-#: of a 2-core machine (`pytest -n auto`), where the server's threads have been seen to wait
-#: 70 ms for a core between the end of a search and its answer leaving, more than the 30 ms a
-#: server keeps back by default.
-LOADED_HOST_MARGIN = 0.25
+#: of a 2-core machine (`pytest -n auto`) beside other loads, where the server's threads have
+#: been seen to wait 70 ms for a core between the end of a search and its answer leaving (and
+#: once more than 0.25 s on a host at load 12), more than the 30 ms a server keeps back by
+#: default.
+LOADED_HOST_MARGIN = 0.5
 #: Generous: room for 16 concurrent clients and the hosted bots of many matches.
 WIDE_LIMITS = ServerLimits(max_searches=32, max_threads=2, deadline_margin=LOADED_HOST_MARGIN)
 #: Tight: one search at a time, small iteration budgets; long enough time budgets for the

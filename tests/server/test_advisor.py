@@ -27,6 +27,7 @@ from tests.server.conftest import (
     terminal_position,
     violated_fields,
 )
+from tests.timing import SLACK
 
 Code = grpc.StatusCode
 ADVISOR = "regent.v1.AdvisorService"
@@ -271,14 +272,16 @@ def test_recommend_with_the_default_budget(advisor: advisor_pb2_grpc.AdvisorServ
     assert report.report.iterations > 0
 
 
+@pytest.mark.timing
 def test_recommend_with_a_time_budget(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
+    """A 0.2 s search answers at its budget, not at the call's 10 s deadline."""
     _, observation = position(2, seed=4)
     budget = common_pb2.SearchBudget(seconds=0.2)
     start = time.perf_counter()
     report = advisor.Recommend(recommend(observation, budget=budget), timeout=10).report
     took = time.perf_counter() - start
-    assert 0.15 <= report.elapsed_seconds <= 0.35
-    assert took < 1.0
+    assert 0.15 <= report.elapsed_seconds < 0.2 + SLACK
+    assert took < 0.2 + SLACK
     _check_report(report, observation, report.iterations)
 
 
@@ -324,15 +327,19 @@ def test_analyze_streams_growing_reports(advisor: advisor_pb2_grpc.AdvisorServic
     _check_report(messages[-1].report, observation, 8000)
 
 
+@pytest.mark.timing
 def test_analyze_with_the_default_interval(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
+    """A report every 250 ms of search by default: a 1 s search sends at most four (each slice
+    takes at least its 250 ms however loaded the host), and more than one."""
     _, observation = position(2, seed=2)
     request = advisor_pb2.AnalyzeRequest(
-        observation=observation, budget=common_pb2.SearchBudget(seconds=0.6)
+        observation=observation, budget=common_pb2.SearchBudget(seconds=1.0)
     )
     messages = list(advisor.Analyze(request, timeout=10))
-    assert 2 <= len(messages) <= 5  # every 250 ms by default
+    assert 2 <= len(messages) <= 4
+    assert all(m.report.elapsed_seconds >= 0.25 for m in messages)
     assert messages[-1].final
-    assert messages[-1].report.elapsed_seconds >= 0.55
+    assert messages[-1].report.elapsed_seconds >= 0.95
 
 
 def test_analyze_of_a_small_budget_sends_one_final_report(
@@ -662,7 +669,7 @@ def test_more_searches_than_the_limit_is_resource_exhausted(
         tight_advisor.LegalMoves(advisor_pb2.LegalMovesRequest(observation=observation), timeout=5)
     finally:
         analysis.cancel()
-    tight_server.wait_idle(1.0)
+    tight_server.wait_idle(SLACK)  # freed at the cancel, not at the end of its 10 s
     report = tight_advisor.Recommend(recommend(observation, 100), timeout=10).report
     assert report.iterations == 100
 

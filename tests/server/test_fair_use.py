@@ -22,6 +22,7 @@ from tests.server.conftest import (
     serving,
     violated_fields,
 )
+from tests.timing import SLACK
 
 Code = grpc.StatusCode
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -34,10 +35,11 @@ def one_slot() -> RunningServer:
         yield running
 
 
+@pytest.mark.timing
 def test_a_stream_nobody_reads_ends_at_its_budget(one_slot: RunningServer) -> None:
     """A 1 s Analyze asking for a report every millisecond, never read: its slot is free once
-    its budget is spent, the next search is served, and it queued one report per 20 ms at
-    most (the newest wins), not one per millisecond."""
+    its budget is spent (not at the call's 60 s deadline), the next search is served, and it
+    queued one report per 20 ms at most (the newest wins), not one per millisecond."""
     _, observation = position(3, seed=16)
     with one_slot.channel() as channel:
         advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
@@ -51,9 +53,7 @@ def test_a_stream_nobody_reads_ends_at_its_budget(one_slot: RunningServer) -> No
         while one_slot.server.slots.running == 0:
             assert time.monotonic() < end
             time.sleep(0.005)
-        started = time.monotonic()
-        one_slot.wait_idle(3.0)
-        assert 0.8 < time.monotonic() - started < 2.0
+        one_slot.wait_idle(1.0 + SLACK)
         answer = advisor.Recommend(
             advisor_pb2.RecommendRequest(
                 observation=observation, budget=common_pb2.SearchBudget(iterations=100)
@@ -62,10 +62,11 @@ def test_a_stream_nobody_reads_ends_at_its_budget(one_slot: RunningServer) -> No
         )
         assert answer.report.iterations == 100
         messages = list(unread)
-        assert messages[-1].final
+        assert messages[-1].final and messages[-1].report.elapsed_seconds >= 1.0  # all of it
         assert len(messages) <= 1.0 / 0.020 + 2
 
 
+@pytest.mark.timing
 def test_a_never_read_stream_does_not_block_the_next_caller(one_slot: RunningServer) -> None:
     """Three never-read streams one after the other: each frees the only slot at its budget."""
     _, observation = position(2, seed=4)
@@ -180,6 +181,7 @@ def test_a_request_over_one_mebibyte_is_refused(
     assert info.value.code() == Code.RESOURCE_EXHAUSTED
 
 
+@pytest.mark.timing
 def test_big_requests_do_not_hold_up_other_calls(regent_server: RunningServer) -> None:
     """Requests just under the limit (a bot spec of almost 1 MiB, refused after parsing) sent
     in a loop from two threads: health checks keep answering within 100 ms at the median."""

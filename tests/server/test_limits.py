@@ -17,6 +17,7 @@ from server.limits import (
     too_late,
 )
 from server.searching import advance_until
+from tests.timing import SLACK
 
 
 @pytest.mark.parametrize(
@@ -51,12 +52,14 @@ def test_the_stop_time_keeps_the_margin_back_from_the_deadline() -> None:
     assert stop_by is not None and before + 0.9 <= stop_by <= time.monotonic() + 0.9
 
 
+@pytest.mark.timing
 def test_a_search_whose_deadline_passed_while_it_waited_stops_at_once() -> None:
     """The thread that runs a call's search may start late on a loaded host: the search
-    then spends the shortest search, not its whole budget."""
+    then spends the shortest search, not its whole budget (30 s): a millisecond, give or
+    take a loaded host's waits for a core, which its thread's CPU time does not count."""
     state = engine.new_game("royal_cities", 2, seed=9)
     search = Search(state, SearchConfig(iterations=0, seconds=30))
-    start = time.perf_counter()
+    cpu = time.thread_time()
     assert advance_until(search, time.monotonic() - 1.0)
-    assert time.perf_counter() - start < 0.5
-    assert search.result().elapsed == pytest.approx(MIN_SEARCH_SECONDS, abs=0.05)
+    assert time.thread_time() - cpu < 0.05
+    assert MIN_SEARCH_SECONDS <= search.result().elapsed < MIN_SEARCH_SECONDS + SLACK

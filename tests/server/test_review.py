@@ -5,8 +5,6 @@ search slot."""
 
 from __future__ import annotations
 
-import time
-
 import grpc
 import pytest
 
@@ -21,6 +19,7 @@ from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
 from server.reviewing import read_request
 from tests.server.conftest import RunningServer
+from tests.timing import SLACK
 
 CONFIG = ReviewConfig(iterations=100, deep_iterations=300, mistakes=2, seed=9)
 
@@ -161,6 +160,7 @@ def test_a_review_over_the_limits_is_resource_exhausted(
     assert error.field_violations[0].field == "budget.iterations"
 
 
+@pytest.mark.timing
 def test_a_closed_review_frees_its_slot(
     tight_server: RunningServer, decisions: list[Decision]
 ) -> None:
@@ -171,18 +171,19 @@ def test_a_closed_review_frees_its_slot(
         first = next(stream)
         assert first.total > first.done >= 1
         stream.close()
-    assert tight_server.wait_idle() < 2.0
+    tight_server.wait_idle(SLACK)  # freed at the close, not at the review's end
 
 
+@pytest.mark.timing
 def test_a_review_stops_at_the_deadline_with_what_is_done(
     tight_server: RunningServer, decisions: list[Decision]
 ) -> None:
-    start = time.monotonic()
+    """Searches of 5 s each under a 2 s deadline: the review answers by the deadline (else
+    gRPC ends the call with DEADLINE_EXCEEDED, which the client raises) with what it did."""
     with RegentClient(tight_server.address) as client:
         messages = list(client.review(
             [d.observation for d in decisions], [d.move for d in decisions],
             seconds=5.0, deep_seconds=5.0, timeout=2.0,
         ))  # fmt: skip
-    assert time.monotonic() - start < 2.0
     final = messages[-1].review
     assert not final.complete and len(final.points) < len(decisions)

@@ -36,6 +36,7 @@ from tests.server.conftest import (
     position,
     terminal_position,
 )
+from tests.timing import SLACK
 
 Code = grpc.StatusCode
 #: What a bad request may get. UNKNOWN or INTERNAL would mean a handler crashed.
@@ -84,37 +85,36 @@ def serving_still(server: RunningServer) -> None:
 # -- deadlines --------------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_deadline_caps_the_search(
     regent_server: RunningServer, advisor: advisor_pb2_grpc.AdvisorServiceStub, threads: int
 ) -> None:
+    """A million iterations under a 1 s deadline: answered in time (gRPC would end the call
+    with DEADLINE_EXCEEDED at 1 s otherwise) with what the search did by then."""
     _, observation = position(3, seed=14)
     request = advisor_pb2.RecommendRequest(
         observation=observation,
         budget=common_pb2.SearchBudget(iterations=1_000_000, threads=threads),
     )
     for _ in range(3):
-        start = time.perf_counter()
         response = advisor.Recommend(request, timeout=1.0)
-        took = time.perf_counter() - start
-        assert took < 1.05, f"{took:.3f} s for a 1 s deadline"
         assert 0 < response.report.iterations < 1_000_000
         assert sum(m.visits for m in response.report.moves) == response.report.iterations
-    regent_server.wait_idle(1.0)
+    regent_server.wait_idle(SLACK)
 
 
+@pytest.mark.timing
 def test_a_deadline_caps_an_analysis(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
+    """The same for an analysis: its final report arrives before the 1.5 s deadline."""
     _, observation = position(2, seed=14)
     request = advisor_pb2.AnalyzeRequest(
         observation=observation,
         budget=common_pb2.SearchBudget(iterations=1_000_000),
         interval_ms=100,
     )
-    start = time.perf_counter()
-    messages = list(advisor.Analyze(request, timeout=1.0))
-    took = time.perf_counter() - start
-    assert took < 1.05
-    assert messages[-1].final
+    messages = list(advisor.Analyze(request, timeout=1.5))
+    assert messages[-1].final and messages[-1].report.iterations < 1_000_000
     assert len(messages) >= 3
 
 
@@ -133,19 +133,20 @@ def test_an_expired_deadline(
             advisor.Recommend(request, timeout=timeout)
         except grpc.RpcError as err:
             assert err.code() == Code.DEADLINE_EXCEEDED
-    regent_server.wait_idle(1.0)
+    regent_server.wait_idle(SLACK)
     serving_still(regent_server)
 
 
 # -- cancellation -----------------------------------------------------------------------------
 
 
+@pytest.mark.timing
 def test_cancelling_an_analysis_frees_its_search(
     tight_server: RunningServer, tight_advisor: advisor_pb2_grpc.AdvisorServiceStub
 ) -> None:
     """With max_searches=1: after a cancelled 20 s Analyze, its slot and its thread are free
-    at once (within 2 s allows for a host loaded past its cores), and the next search is
-    served."""
+    at once (within a loaded host's slack; the thread's CPU goes quiet), and the next search
+    is served."""
     _, observation = position(3, seed=16)
     request = advisor_pb2.AnalyzeRequest(
         observation=observation, budget=common_pb2.SearchBudget(seconds=20), interval_ms=100
@@ -156,10 +157,8 @@ def test_cancelling_an_analysis_frees_its_search(
         assert not first.final and not second.final
         assert second.report.iterations > first.report.iterations
         assert tight_server.server.slots.running == 1
-        cancelled = time.perf_counter()
         analysis.cancel()
-        freed = tight_server.wait_idle(2.0)
-        assert time.perf_counter() - cancelled < 2.0, f"slot freed after {freed:.3f} s"
+        tight_server.wait_idle(SLACK)
         # The search thread stopped too: the process is idle now.
         cpu = time.process_time()
         time.sleep(0.3)
@@ -168,6 +167,7 @@ def test_cancelling_an_analysis_frees_its_search(
         assert report.iterations == 100
 
 
+@pytest.mark.timing
 def test_cancelling_a_recommend_frees_its_search(
     tight_server: RunningServer, tight_advisor: advisor_pb2_grpc.AdvisorServiceStub
 ) -> None:
@@ -181,7 +181,7 @@ def test_cancelling_a_recommend_frees_its_search(
         assert time.monotonic() < end
         time.sleep(0.005)
     future.cancel()
-    tight_server.wait_idle(2.0)
+    tight_server.wait_idle(SLACK)  # freed at the cancel, not at the end of its 20 s
     assert tight_advisor.Recommend(small(observation), timeout=10).report.iterations == 100
 
 
