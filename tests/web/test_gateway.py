@@ -16,6 +16,7 @@ import engine
 from convert import observation_to_proto
 from tests.royal_cities.positions import position
 from tests.server.conftest import RunningServer, terminal_position
+from tests.timing import SLACK
 from tests.web.conftest import GatewayThread, http
 
 EXAMPLE = json.loads(
@@ -209,6 +210,7 @@ def test_an_unreachable_service_is_503() -> None:
         gateway.stop()
 
 
+@pytest.mark.timing
 def test_a_busy_service_is_429_and_a_closed_stream_frees_its_search(
     web: GatewayThread, service: RunningServer
 ) -> None:
@@ -226,4 +228,4 @@ def test_a_busy_service_is_429_and_a_closed_stream_frees_its_search(
     assert answer.json["error"]["code"] == "RESOURCE_EXHAUSTED"
     for stream in streams:
         stream.close()
-    assert service.wait_idle(timeout=5) < 2
+    service.wait_idle(SLACK)  # freed at the close, not at the end of their 30 s

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from aiohttp import web as aioweb
 from server.web.gateway import Gateway, static_folder
 from server.web.guard import WebOptions
 from tests.server.conftest import RunningServer
+from tests.timing import SLACK
 from tests.web.conftest import GatewayThread, http
 
 EXAMPLE = json.loads(
@@ -254,11 +256,14 @@ async def _slowly(writer: asyncio.StreamWriter, data: bytes, pause: float) -> No
         await asyncio.sleep(pause)
 
 
-async def _cut_off_after(port: int, head: bytes, slow: bytes) -> tuple[float, bytes]:
-    """Send `head` at once, then `slow` a byte every 0.1 s; the seconds until the gateway
-    closes the connection, and what it answered."""
+async def _cut_off_after(
+    port: int, head: bytes, slow: bytes, connected: threading.Event
+) -> tuple[float, bytes]:
+    """Connect (then set `connected`), send `head` at once, then `slow` a byte every 0.1 s;
+    the seconds until the gateway closes the connection, and what it answered."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     start = time.monotonic()
+    connected.set()
     writer.write(head)
     trickle = asyncio.create_task(_slowly(writer, slow, 0.1))
     try:
@@ -269,12 +274,14 @@ async def _cut_off_after(port: int, head: bytes, slow: bytes) -> tuple[float, by
     return time.monotonic() - start, answer
 
 
-def _served_meanwhile(url: str, seconds: float) -> int:
-    """Requests that got their answer while a slow client held its connection."""
-    served, deadline = 0, time.monotonic() + seconds
+def _served_meanwhile(url: str, connected: threading.Event) -> int:
+    """Requests answered in the 0.8 s after a slow client connected, while it held its
+    connection (the gateway gives it a second)."""
+    assert connected.wait(SLACK), "the slow client did not connect"
+    served, deadline = 0, time.monotonic() + 0.8
     while time.monotonic() < deadline:
         assert http(url + "/api/games").status == 200
-        served += 1
+        served += time.monotonic() < deadline
         time.sleep(0.05)
     return served
 
@@ -286,19 +293,23 @@ def strict(service: RunningServer) -> Iterator[GatewayThread]:
     gateway.stop()
 
 
+@pytest.mark.timing
 def test_headers_sent_byte_by_byte_are_cut_off(strict: GatewayThread) -> None:
     """A client that never finishes its headers is dropped after header_timeout, counted
-    from the connection; others are served meanwhile."""
+    from the connection (give or take a loaded host's waits); others are served meanwhile."""
     head = f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{strict.port}\r\nX-Wait: ".encode()
+    connected = threading.Event()
     with ThreadPoolExecutor(1) as pool:
-        slow = pool.submit(asyncio.run, _cut_off_after(strict.port, b"", head + b"a" * 50))
-        served = _served_meanwhile(strict.url, 0.8)
+        trickle = head + b"a" * 50
+        slow = pool.submit(asyncio.run, _cut_off_after(strict.port, b"", trickle, connected))
+        served = _served_meanwhile(strict.url, connected)
         seconds, answer = slow.result()
-    assert served >= 3
+    assert served >= 1
     assert answer == b""
-    assert SLOW.header_timeout - 0.1 < seconds < SLOW.header_timeout + 1.5
+    assert SLOW.header_timeout - 0.25 < seconds < SLOW.header_timeout + SLACK
 
 
+@pytest.mark.timing
 def test_a_body_sent_byte_by_byte_is_cut_off(strict: GatewayThread) -> None:
     """A client whose body trickles in gets 408 after body_timeout, and the connection ends;
     others are served meanwhile."""
@@ -306,13 +317,14 @@ def test_a_body_sent_byte_by_byte_is_cut_off(strict: GatewayThread) -> None:
         f"POST /api/legal-moves HTTP/1.1\r\nHost: 127.0.0.1:{strict.port}\r\n"
         "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n"
     ).encode()
+    connected = threading.Event()
     with ThreadPoolExecutor(1) as pool:
-        slow = pool.submit(asyncio.run, _cut_off_after(strict.port, head, b" " * 200))
-        served = _served_meanwhile(strict.url, 0.8)
+        slow = pool.submit(asyncio.run, _cut_off_after(strict.port, head, b" " * 200, connected))
+        served = _served_meanwhile(strict.url, connected)
         seconds, answer = slow.result()
-    assert served >= 3
+    assert served >= 1
     status, _, rest = answer.partition(b"\r\n")
     assert status == b"HTTP/1.1 408 Request Timeout"
     error = json.loads(rest.partition(b"\r\n\r\n")[2])["error"]
     assert error["code"] == "REQUEST_TIMEOUT" and "1 s" in error["message"]
-    assert SLOW.body_timeout - 0.1 < seconds < SLOW.body_timeout + 1.5
+    assert SLOW.body_timeout - 0.25 < seconds < SLOW.body_timeout + SLACK
