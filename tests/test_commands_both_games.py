@@ -26,7 +26,7 @@ def test_bench_engine_and_search_cover_citadels(capsys):
         ("mid-game", 1),
         ("mid-game", 2),
     }
-    assert all(r["iterations"] > 0 for r in rows)
+    assert all(r["iterations"] > 0 and r["over_budget"] >= 0 for r in rows)
     # What is measured is the game's default bot at that player count, as hosted matches play.
     assert {r["bot"] for r in rows} == {engine.game("citadels").default_bot(4)}
 
