@@ -8,8 +8,8 @@ made by the seats named (`--seats`, all when absent) in `regent tournament` reco
 player count. The games of every third deal are held out; the file written is what
 `engine/citadels/models/` holds:
 
-    python -m bench.citadels_fit_picks docs/records/sprt-ct4-fit.jsonl.gz \\
-        docs/records/sprt-ct4-rank.jsonl.gz docs/records/sprt-ct4-d40-eval.jsonl.gz \\
+    python -m bench.citadels_fit_picks docs/lab/records/sprt-ct4-fit.jsonl.gz \\
+        docs/lab/records/sprt-ct4-rank.jsonl.gz docs/lab/records/sprt-ct4-d40-eval.jsonl.gz \\
         --seats base --out engine/citadels/models/picks-4p.json
 
 With `--score MODEL` nothing is fitted: the model's file is scored on the same held-out picks

@@ -5,7 +5,7 @@ a search would (`search.ismcts.sample_worlds`, `infer=K` for each K given, 0 dea
 uniformly); the figure is the share of (world, opponent) pairs in which the world gives the
 opponent the characters it truly holds. It prints one row per K:
 
-    python -m bench.citadels_inference docs/records/sprt-ct4-combo.jsonl.gz --games 120 \\
+    python -m bench.citadels_inference docs/lab/records/sprt-ct4-combo.jsonl.gz --games 120 \\
         --worlds 20 --infer 0 256 4096
 """
 

@@ -72,7 +72,7 @@ class Record:
 
 def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     """(header, games in file order with duplicates dropped, length of the whole lines). A
-    record kept gzipped (`.gz`, as docs/records keeps them) is read as it was written."""
+    record kept gzipped (`.gz`, as docs/lab/records keeps them) is read as it was written."""
     data = path.read_bytes()
     if path.suffix == ".gz":
         data = gzip.decompress(data)
