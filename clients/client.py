@@ -162,7 +162,8 @@ def _game(game: str | int) -> common_pb2.Game:
             common_pb2.Game, common_pb2.Game.Value("GAME_" + game.strip().upper().replace("-", "_"))
         )
     except ValueError:
-        raise ValueError(f"unknown game {game!r}") from None
+        names = [n.removeprefix("GAME_").lower() for n in common_pb2.Game.keys()[1:]]
+        raise ValueError(f"unknown game {game!r}; the games: {', '.join(names)}") from None
 
 
 def _observation(observation: advisor_pb2.Observation | EngineObservation) -> Any:

@@ -25,7 +25,7 @@ from typing import Any, cast
 import engine
 from convert.adapter import Converter
 from engine.errors import InvalidObservationError
-from engine.registry import GameSpec
+from engine.registry import CONVERTER, GameSpec
 from regent.v1 import advisor_pb2, common_pb2
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: The adapter role of converter modules in `GameSpec.adapters`.
-ROLE = "converter"
+ROLE = CONVERTER
 
 
 @functools.cache
@@ -57,7 +57,7 @@ def converter(game: str) -> Converter | None:
 
 def served_games() -> Sequence[GameSpec]:
     """Every game that has a converter, by name: the games the service serves."""
-    return [spec for spec in engine.games() if converter(spec.name) is not None]
+    return [spec for spec in engine.games() if spec.served]
 
 
 def _served(game: str) -> Converter:
@@ -110,7 +110,7 @@ def observation_from_proto(msg: advisor_pb2.Observation) -> Any:
         raise TypeError(f"expected a regent.v1.Observation, got {type(msg).__name__}")
     which = msg.WhichOneof("game")
     if which is None:
-        raise InvalidObservationError("game", "no game is set")
+        raise _no_game()
     found = _by_oneof().get(which)
     if found is None:  # a game the proto knows and this server does not yet
         raise InvalidObservationError("game", f"the game {which!r} is not supported")
@@ -121,8 +121,13 @@ def observer_of(msg: advisor_pb2.Observation) -> tuple[str, int]:
     """(the oneof field set, its observer) of an Observation that has a game."""
     which = msg.WhichOneof("game")
     if which is None:
-        raise InvalidObservationError("game", "no game is set")
+        raise _no_game()
     return which, getattr(msg, which).observer
+
+
+def _no_game() -> InvalidObservationError:
+    """The error of an Observation that sets none of its games, naming the served ones."""
+    return InvalidObservationError("game", f"no game is set: set one of {', '.join(_by_oneof())}")
 
 
 def rules_of_request(game: str, request: Any) -> Any:

@@ -223,6 +223,11 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
             raise InvalidObservationError(
                 f"{path}.revealed[{i}].character", f"no character has number {reveal.character}"
             )
+        if msg.num_players > 0 and not 0 <= reveal.player < msg.num_players:
+            raise InvalidObservationError(  # here: the engine's path is the sorted pair's
+                f"{path}.revealed[{i}].player",
+                f"must be a player from 0 to {msg.num_players - 1}",
+            )
         revealed.append((found[0], found[1], reveal.player))
     deck_known = []
     for i, card in enumerate(msg.deck_known):
@@ -230,6 +235,11 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
         if found is None:
             raise InvalidObservationError(
                 f"{path}.deck_known[{i}].district", f"no district has number {card.district}"
+            )
+        if msg.deck_size >= 0 and not 0 <= card.position < msg.deck_size:
+            raise InvalidObservationError(
+                f"{path}.deck_known[{i}].position",
+                f"must be a position inside the deck of {msg.deck_size}",
             )
         deck_known.append((card.position, found[1], card.public))
     return Observation(

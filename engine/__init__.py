@@ -40,10 +40,10 @@ def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -
     """Continue a game from one player's observation (see each game's own function);
     `draws` names the next cards off the draw pile, top first."""
     name = obs.get("game") if isinstance(obs, dict) else getattr(obs, "game", None)
+    if not isinstance(name, str):
+        raise InvalidObservationError("game", f"must name a game, not {name!r}")
     try:
-        spec = game(name) if isinstance(name, str) else None
-    except ValueError:
-        spec = None
-    if spec is None:
-        raise InvalidObservationError("game", f"unknown game {name!r}")
+        spec = game(name)
+    except ValueError as err:
+        raise InvalidObservationError("game", str(err)) from None
     return spec.from_observation(obs, seed, draws)

@@ -55,6 +55,10 @@ class Example:
     accept: Accept
 
 
+#: The adapter role of a game's converter module: the service serves the games that have one.
+CONVERTER = "converter"
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything generic code needs to know of one game."""
@@ -113,6 +117,11 @@ class GameSpec:
     def default_bot(self, num_players: int) -> str:
         return self.default_bots.get(num_players, DEFAULT_BOT)
 
+    @property
+    def served(self) -> bool:
+        """Whether the service serves this game: it has a converter (see `adapters`)."""
+        return CONVERTER in self.adapters
+
     def adapter(self, role: str) -> ModuleType:
         """The module that adapts this game for `role`; LookupError when it has none."""
         if role not in self.adapters:
@@ -133,10 +142,12 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def game(name: str) -> GameSpec:
-    """The game called `name` (dashes read as underscores); ValueError naming the known ones."""
+    """The game called `name` (dashes read as underscores); ValueError naming the games that
+    are served (a test game, one with no converter, is found by name but not offered)."""
     spec = _GAMES.get(name.replace("-", "_"))
     if spec is None:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}")
+        served = [n for n in sorted(_GAMES) if _GAMES[n].served]
+        raise ValueError(f"unknown game {name!r}; the games: {', '.join(served)}")
     return spec
 
 

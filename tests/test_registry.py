@@ -40,11 +40,12 @@ def test_games_are_found_by_name_with_dashes_or_underscores() -> None:
         assert engine.game(spec.name.replace("_", "-")) is spec
 
 
-def test_an_unknown_game_is_a_value_error_naming_the_known_ones() -> None:
+def test_an_unknown_game_is_a_value_error_naming_the_served_ones() -> None:
     with pytest.raises(ValueError, match="unknown game 'chess'") as err:
         engine.game("chess")
     for spec in engine.games():
-        assert spec.name in str(err.value)
+        assert (spec.name in str(err.value)) == spec.served
+    assert not engine.game("kuhn_poker").served  # a test game: found, but not offered
 
 
 def test_games_are_listed_by_name_and_one_is_primary() -> None:

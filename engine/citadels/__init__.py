@@ -1,16 +1,14 @@
 """Citadels (classic edition, 8 characters), 2 to 7 players."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.citadels.cards import card_table
 from engine.citadels.observation import Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
-from engine.citadels.state import (
-    TERMINAL,
-    CitadelsState,
-    play_random_games,
-    state_from_observation,
-)
+from engine.citadels.state import TERMINAL, CitadelsState, play_random_games
+from engine.citadels.state import state_from_observation as _build_state
+from engine.errors import InvalidObservationError
 from engine.interface import State
 from engine.registry import Example, GameSpec, register
 
@@ -28,6 +26,25 @@ __all__ = [
 
 #: Fewer cards in hand make dull advice.
 _MIN_HAND = 2
+#: The most districts drawn at once (the Observatory's three; the core's DRAWN_MAX).
+_MOST_DRAWN = 3
+
+
+def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -> CitadelsState:
+    """The game continued from one player's observation (see `state.state_from_observation`),
+    the drawn cards the observer does not see counted on their own first: the builder only
+    adds them up with the hands and the deck, and would blame a bad count on `deck_size`."""
+    if isinstance(obs, dict):
+        obs = Observation.from_json(obs)
+    if isinstance(obs, Observation):
+        d = obs.decision
+        if not 0 <= d.drawn_hidden <= _MOST_DRAWN - len(d.drawn):
+            raise InvalidObservationError(
+                "decision.drawn_hidden",
+                f"must be from 0 to {_MOST_DRAWN}, less the {len(d.drawn)} drawn cards listed",
+            )
+    return _build_state(obs, seed, draws)
+
 
 #: The search that reads the draft: the defaults' options, and the top levels' at a budget.
 _READS_DRAFT = "mo-ismcts:rank_weight=0.5,infer=256"

@@ -1,19 +1,17 @@
 """Royal Cities (Cités Royales), 1-4 players and the solo mode against the Regent."""
 
+from collections.abc import Sequence
 from typing import Any
 
+from engine.errors import InvalidObservationError
 from engine.interface import State
 from engine.registry import Example, GameSpec, register
-from engine.royal_cities.cards import card_table
+from engine.royal_cities.cards import NUM_KINDS, card_table, copies
 from engine.royal_cities.legend import legend_grade
 from engine.royal_cities.observation import Decision, Observation, PlayerView, RegentView
 from engine.royal_cities.rules import RulesConfig
-from engine.royal_cities.state import (
-    TERMINAL,
-    RoyalCitiesState,
-    play_random_games,
-    state_from_observation,
-)
+from engine.royal_cities.state import TERMINAL, RoyalCitiesState, play_random_games
+from engine.royal_cities.state import state_from_observation as _build_state
 
 __all__ = [
     "SPEC",
@@ -29,6 +27,23 @@ __all__ = [
 
 #: Fewer cards in hand make dull advice.
 _MIN_HAND = 2
+#: Cards in the box.
+_NUM_CARDS = sum(copies(kind) for kind in range(NUM_KINDS))
+
+
+def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -> RoyalCitiesState:
+    """The game continued from one player's observation (see `state.state_from_observation`),
+    each hand's size checked on its own first: the builder only adds the hidden cards of the
+    hands up with the pile and the reserve, and would blame a bad size on `pile_size`."""
+    if isinstance(obs, dict):
+        obs = Observation.from_json(obs)
+    if isinstance(obs, Observation):
+        for q, view in enumerate(obs.players):
+            if not 0 <= view.hand_size <= _NUM_CARDS:
+                raise InvalidObservationError(
+                    f"players[{q}].hand_size", f"must be from 0 to {_NUM_CARDS}"
+                )
+    return _build_state(obs, seed, draws)
 
 
 def _example_turn(obs: Any, state: State) -> bool:
