@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,8 +38,9 @@ def _bench(args: argparse.Namespace) -> int:
         run_service(args.iterations, args.calls, clients, args.json, args.max_searches, game)
         return 0
     import engine
+    from convert import served_games
 
-    chosen = [engine.game(args.game)] if args.game else engine.games()
+    chosen = [engine.game(args.game)] if args.game else served_games()
     games = {
         spec.name: list(args.players or spec.bench_players.get(args.target, ())) for spec in chosen
     }
@@ -108,9 +110,9 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from clients.commands import serve
+    from clients.commands import refuse_busy_addresses, serve
 
-    return serve(args)
+    return refuse_busy_addresses(args) or serve(args)
 
 
 def _web(args: argparse.Namespace) -> int:
@@ -412,8 +414,9 @@ def _most_players(specs: Sequence[GameSpec]) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     import engine
+    from convert import served_games
 
-    specs = engine.games()
+    specs = served_games()  # not the test games: those the service does not serve
     titles = sorted((spec.title for spec in specs), key=lambda t: t != engine.primary_game().title)
     listed = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
     parser = argparse.ArgumentParser(
@@ -493,9 +496,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status of a command whose output's reader went away (`regent games | head -1`):
+#: what a shell reports for a Unix tool that SIGPIPE ended, 128 + 13.
+BROKEN_PIPE = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        status: int = args.func(args)
+        sys.stdout.flush()  # a pipe closed early breaks here rather than at exit
+    except BrokenPipeError:
+        # Quietly, as Unix tools end: nothing more can be written, and Python's own flush
+        # of stdout at exit would fail again, so stdout goes to /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
+    return status
 
 
 if __name__ == "__main__":

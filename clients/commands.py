@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import random
+import socket
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -60,16 +62,66 @@ class BadInput(Exception):
     """Input the command refuses; its message names what is wrong."""
 
 
-def report_failure(command: str, error: Exception, address: str | None = None) -> int:
-    """Print one line about `error` and return the exit status it calls for."""
+#: The start of gRPC's message when nothing answers at the address (connection refused, no
+#: route to the host); its last words say which.
+_NOT_CONNECTED = "failed to connect to all addresses"
+
+
+def report_failure(
+    command: str, error: Exception, address: str | None = None, instead: str = ""
+) -> int:
+    """Print one line about `error` and return the exit status it calls for. When no server
+    answers at `address`, the line says to start one there, or to do `instead` (say,
+    "use --local"), if the command can do without one."""
     if isinstance(error, RegentError):
         message = error.message
         if error.code == grpc.StatusCode.UNAVAILABLE and address:
-            message = f"cannot reach a Regent server at {address}: {message}"
+            if message.startswith(_NOT_CONNECTED):
+                why = message.rsplit(": ", 1)[-1]
+                message = (
+                    f"no Regent server at {address} ({why}): start one with "
+                    f"`regent serve --address {address}`" + (f", or {instead}" if instead else "")
+                )
+            else:
+                message = f"cannot reach a Regent server at {address}: {message}"
         print(f"regent {command}: {message}", file=sys.stderr)
         return 2 if error.code in _BAD_REQUEST else 1
     print(f"regent {command}: {error}", file=sys.stderr)
     return 2
+
+
+def refuse_busy_addresses(args: argparse.Namespace) -> int:
+    """`regent serve`'s addresses checked before anything starts: 1 after one line naming
+    an address it cannot listen on and the option that sets it, else 0."""
+    web_address = None if args.no_web else args.web_address
+    for address, flag in ((args.address, "--address"), (web_address, "--web-address")):
+        refused = address and cannot_listen(address)
+        if refused:
+            print(f"regent serve: {refused}; pick another with {flag}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def cannot_listen(address: str) -> str:
+    """Why `address` (HOST:PORT) cannot be listened on, or "" if it can as far as a trial
+    bind tells: checked before the server starts, since gRPC reports a busy port only in a
+    raw log line of its own. An address that does not resolve is left to the server."""
+    host, _, port = address.rpartition(":")
+    try:
+        found = socket.getaddrinfo(host.strip("[]") or None, int(port), type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)  # fmt: skip
+    except (OSError, ValueError):
+        return ""
+    family, kind, proto, _, where = found[0]
+    with socket.socket(family, kind, proto) as trial:
+        trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as servers bind
+        try:
+            trial.bind(where)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return f"{address} is in use: another program (another regent serve?) listens"
+            return f"cannot listen on {address}: {err.strerror or err}"
+    return ""
 
 
 # -- serve ---------------------------------------------------------------------
@@ -127,6 +179,10 @@ def _web_options(args: argparse.Namespace) -> WebOptions:
     return WebOptions(token=args.web_token, hosts=tuple(args.web_host))
 
 
+#: What a command that starts its own service without `--server` can do instead of one.
+_IN_PROCESS = "leave out --server to use one in this process"
+
+
 @contextmanager
 def service_at(address: str | None) -> Iterator[str]:
     """The address of the server to use: `address`, or an in-process one started for the
@@ -159,7 +215,7 @@ def hint(args: argparse.Namespace) -> int:
                     bot=args.bot,
                 )
     except (BadInput, RegentError) as err:
-        return report_failure("hint", err, None if args.local else args.server)
+        return report_failure("hint", err, None if args.local else args.server, "use --local")
     print(format_report(result, observation))
     return 0
 
@@ -181,9 +237,14 @@ def _local_report(
 ) -> common_pb2.SearchReport:
     """Search in this process with the checks and defaults the server applies."""
     try:
-        state = engine.state_from_observation(observation_from_proto(observation), args.seed)
+        obs = observation_from_proto(observation)  # its paths name the game's field
     except engine.InvalidObservationError as err:
         raise BadInput(f"observation.{err.field}: {err.reason}") from None
+    try:
+        state = engine.state_from_observation(obs, args.seed)
+    except engine.InvalidObservationError as err:  # the engine's paths start inside the game
+        game = observation.WhichOneof("game")
+        raise BadInput(f"observation.{game}.{err.field}: {err.reason}") from None
     if state.is_terminal():
         raise BadInput("the game is over: there is no move to advise")
     game, observer = observer_of(observation)
@@ -307,13 +368,26 @@ def play(args: argparse.Namespace) -> int:
             )
             print(f"{title}, {args.players} players, seed {seed}: you are p0; {others}.")
             seat = created.tokens[0]
+            if args.server:
+                print(_followed(created.match_id, seat.token, args.server), flush=True)
             hosted = _Game(client, created.match_id, seat.seat, seat.token, args)
             with hosted.events:
                 return hosted.run()
+    except BrokenPipeError:  # the reader of our output is gone: `regent.cli.main` ends quietly
+        raise
     except (RegentError, OSError, RuntimeError) as err:
-        return report_failure("play", err, args.server)
+        return report_failure("play", err, args.server, _IN_PROCESS)
     except KeyboardInterrupt:  # while the bots think; at the prompt, Ctrl-C resigns
         return 130
+
+
+def _followed(match: str, token: str, server: str) -> str:
+    """How to follow a hosted match from another terminal: its id and the seat's token."""
+    where = f"--token {token} --server {server}"
+    return (
+        f"Match {match}: watch it with `regent watch {match} {where}`\n"
+        f"Your seat's token: {token} (after the game: `regent review {match} {where}`)"
+    )
 
 
 class _Game:
@@ -437,7 +511,7 @@ def games(args: argparse.Namespace) -> int:
         with service_at(args.server) as address, RegentClient(address) as client:
             response = client.list_games()
     except RegentError as err:
-        return report_failure("games", err, args.server)
+        return report_failure("games", err, args.server, _IN_PROCESS)
     print(format_games(response))
     return 0
 

@@ -37,7 +37,7 @@ def follow(args: argparse.Namespace) -> int:
                 return 0
             response = client.apply_observed_move(observation, legal.player, args.move, args.reveal)
     except (BadInput, RegentError) as err:
-        return report_failure("follow", err, server)
+        return report_failure("follow", err, server, "use --local")
     for slot in response.reveals:
         options = f" (one of: {'; '.join(slot.options)})" if slot.options else ""
         answer = slot.card or "? -- give it with --reveal"

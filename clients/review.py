@@ -101,8 +101,9 @@ def run(args: argparse.Namespace) -> int:
         )
         reviewer = Reviewer(decisions, config)
     except RegentError as err:
-        print(f"regent review: {err.message}", file=sys.stderr)
-        return 1 if err.code == grpc.StatusCode.UNAVAILABLE else 2
+        from clients.commands import report_failure
+
+        return report_failure("review", err, args.server)
     except (SourceError, ValueError) as err:
         print(f"regent review: {err}", file=sys.stderr)
         return 2

@@ -190,7 +190,7 @@ def test_hint_names_the_bad_field(served: Serve, where: str) -> None:
 def test_hint_without_a_server() -> None:
     result = regent("hint", str(RC_EXAMPLE), "--server", "127.0.0.1:1")
     assert result.returncode == 1
-    assert "cannot reach a Regent server at 127.0.0.1:1" in result.stderr
+    assert "no Regent server at 127.0.0.1:1" in result.stderr
 
 
 # -- play ------------------------------------------------------------------------------
