@@ -66,6 +66,10 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "clients.tournament.command.Terminated": _message("clients.tournament.command", "Terminated"),
     "clients.tournament.config.ConfigError": _message("clients.tournament.config", "ConfigError"),
     "clients.tournament.record.RecordError": _message("clients.tournament.record", "RecordError"),
+    "clients.tournament.runner.BotFailed": _message("clients.tournament.runner", "BotFailed"),
+    "clients.tournament.workers.WorkerTraceback": _message(
+        "clients.tournament.workers", "WorkerTraceback"
+    ),
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),
     "engine.errors.IllegalMoveError": _message("engine.errors", "IllegalMoveError"),
     "engine.errors.InvalidObservationError": _two_parts("engine.errors", "InvalidObservationError"),

@@ -1,76 +1,43 @@
 """Where games are played: local worker processes (the default), or tasks on a Ray cluster.
 Either yields each game's record as soon as it ends, in whatever order they end; a few jobs
-are in flight at a time, so closing the iterator (an SPRT that has decided) stops the rest."""
+are in flight at a time, so closing the iterator (an SPRT that has decided) stops the rest.
+
+Either survives a worker that dies (killed, out of memory) in the same way: that game alone
+is played again, up to `replays` times, then yielded as a crashed game's record
+(`play.crashed_record`); an exception the game raised is raised by the iterator."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Generator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
 
-from clients.tournament.play import Job, play
+from clients.tournament.play import Job, crashed_record, play
+from clients.tournament.workers import run_workers
 
 #: Game records as they finish; close it to stop the games not yet started.
 Records = Generator[dict[str, Any], None, None]
 
 
 class Backend(Protocol):
-    """Plays jobs and yields their records as they finish."""
+    """Plays jobs and yields their records as they finish; a game whose worker died is
+    played again up to `replays` times, then yielded as crashed."""
 
-    def run(self, jobs: Sequence[Job]) -> Records: ...
+    def run(self, jobs: Sequence[Job], replays: int = 0) -> Records: ...
 
 
 class LocalBackend:
-    """`workers` processes on this machine (games are played in this process for one)."""
+    """`workers` processes on this machine (clients/tournament/workers.py); games are
+    played in this process for one (a worker's death is then the tournament's)."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
 
-    def run(self, jobs: Sequence[Job]) -> Records:
+    def run(self, jobs: Sequence[Job], replays: int = 0) -> Records:
         if self.workers == 1:
             yield from map(play, jobs)
-            return
-        # Spawned, not forked: a forked child would inherit the parent's threads' locks.
-        context = multiprocessing.get_context("spawn")
-        before = set(multiprocessing.active_children())
-        pool = ProcessPoolExecutor(
-            self.workers, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
-        )
-        queue = iter(jobs)
-        pending: set[Future[dict[str, Any]]] = set()
-        try:
-            while True:
-                for job in queue:
-                    pending.add(pool.submit(play, job))
-                    if len(pending) >= 2 * self.workers:
-                        break
-                if not pending:
-                    break
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        finally:
-            if pending:  # stopped early (a decided SPRT, Ctrl-C, SIGTERM): their games are lost
-                pool.shutdown(wait=False, cancel_futures=True)
-                for worker in set(multiprocessing.active_children()) - before:
-                    worker.terminate()
-            pool.shutdown()
-
-
-def _exit_with(parent: int) -> None:
-    """A worker's initializer: end the worker once the tournament's process is gone, however
-    it ended (kill -9 too), rather than wait for ever on the jobs' queue."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+        else:
+            yield from run_workers(self.workers, jobs, replays)
 
 
 #: What Ray's start-up timeouts say: the raylet's, and the GCS server's port file's.
@@ -90,7 +57,7 @@ class RayBackend:
         self.address = address
         self.workers = workers
 
-    def run(self, jobs: Sequence[Job]) -> Records:
+    def run(self, jobs: Sequence[Job], replays: int = 0) -> Records:
         import ray
 
         started = not ray.is_initialized()
@@ -114,20 +81,30 @@ class RayBackend:
                     ray.shutdown()
                     if attempt == 1 or not local or not _startup_timeout(err):
                         raise
-        task = ray.remote(num_cpus=1)(play)
+        # Ray plays a task whose worker died again itself, `max_retries` times.
+        task = ray.remote(num_cpus=1, max_retries=replays)(play)
         limit = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         queue = iter(jobs)
         pending: list[Any] = []
+        job_of: dict[Any, Job] = {}
         try:
             while True:
                 for job in queue:
                     pending.append(task.remote(job))
+                    job_of[pending[-1]] = job
                     if len(pending) >= 2 * limit:
                         break
                 if not pending:
                     return
                 done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
+                job = job_of.pop(done[0])
+                try:
+                    record = ray.get(done[0])
+                except ray.exceptions.RayTaskError:
+                    raise  # the game raised: an instance of that exception's class too
+                except ray.exceptions.RayError as err:  # its worker or node died
+                    record = crashed_record(job, f"its Ray task failed: {err}")
+                yield record
         finally:
             for ref in pending:
                 ray.cancel(ref)

@@ -56,6 +56,15 @@ def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
         help="directory for record.jsonl and the results (default: tournament-GAME-Np-seedS)",
     )
     parser.add_argument("--resume", action="store_true", help="continue the record in --out")
+    parser.add_argument(
+        "--on-bot-error",
+        choices=["lose", "retry", "stop"],
+        default="lose",
+        help="a bot that errs, times out or disconnects, or a worker that dies: lose the game "
+        "(the failed bot's loss, a dead worker's game counts for no one) and go on; retry "
+        "(play it again from its seed after a growing pause, up to a minute in all, then "
+        "lose it); or stop the tournament (default: lose)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from clients.tournament.record import RecordError
     from clients.tournament.report import table, write_all
-    from clients.tournament.runner import run_tournament
+    from clients.tournament.runner import BotFailed, run_tournament
 
     game = args.game.replace("-", "_")
     try:
@@ -95,12 +104,17 @@ def run(args: argparse.Namespace) -> int:
             backend = LocalBackend(args.workers)
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:
-            result = run_tournament(config, out, args.resume, backend, sys.stderr.isatty())
+            result = run_tournament(config, out, args.resume, backend, True, args.on_bot_error)
         finally:
             signal.signal(signal.SIGTERM, previous)
     except (ConfigError, RecordError) as err:
         print(f"regent tournament: {err}", file=sys.stderr)
         return 2
+    except BotFailed as err:
+        print(f"regent tournament: stopped (--on-bot-error stop) at {err}; every finished "
+              f"game is in {out}/record.jsonl, and --resume plays the rest",
+              file=sys.stderr)  # fmt: skip
+        return 1
     except KeyboardInterrupt as stop:
         print(f"\nregent tournament: {stop or 'interrupted'}; every finished game is in "
               f"{out}/record.jsonl, and --resume continues", file=sys.stderr)  # fmt: skip

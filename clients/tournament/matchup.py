@@ -12,6 +12,7 @@ from typing import Any
 import engine
 from clients.tournament.backends import LocalBackend
 from clients.tournament.play import Job
+from clients.tournament.progress import failure_line
 from clients.tournament.results import bot_results, margin
 
 #: The seat names of a match's records: the bot under test and the field.
@@ -43,16 +44,24 @@ def run(args: argparse.Namespace) -> int:
         return 2
     jobs = match_jobs(spec.name, args.players, args.bot, args.field, args.games, args.seed)
     games = play_all(jobs, args.workers)
+    failed = sum("failure" in game for game in games)
+    note = f" ({failed} ended by a failure, see above)" if failed else ""
+    for game in games:
+        if "failure" in game:
+            print(f"regent match: {failure_line(game)}", file=sys.stderr)
     if args.players == 1:
-        margins = [margin(game["scores"], 0) for game in games]
+        margins = [margin(game["scores"], 0) for game in games if game["scores"] is not None]
+        if not margins:
+            print(f"regent match: no game of {args.bot} was played to its end", file=sys.stderr)
+            return 1
         mean, median = statistics.fmean(margins), statistics.median(margins)
         grade = f" ({spec.solo_grade(int(median))})" if spec.solo_grade is not None else ""
-        print(f"{args.bot} vs the Regent, {len(games)} games: mean margin {mean:+.1f}, "
+        print(f"{args.bot} vs the Regent, {len(games)} games{note}: mean margin {mean:+.1f}, "
               f"median {median:+.1f}{grade}")  # fmt: skip
         return 0
     result = bot_results({BOT: args.bot}, games)[0]
     low, high = result.interval
-    print(f"{args.bot} vs {args.field} ({args.players} players, {result.games} games): "
+    print(f"{args.bot} vs {args.field} ({args.players} players, {result.games} games{note}): "
           f"win rate {result.win_rate:.1%} [95% {low:.1%}-{high:.1%}], "
           f"mean margin {result.mean_margin:+.1f} {spec.score_unit}")  # fmt: skip
     return 0

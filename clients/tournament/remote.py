@@ -1,23 +1,23 @@
 """Bots behind the service's API: the spec `grpc://host:port` asks that address's
 AdvisorService.Recommend for every move, from the observation of the player to act, so any
-bot that implements our proto can enter a tournament."""
+bot that implements our proto can enter a tournament. A remote bot fails as servers do: it
+errs, times out or loses its server (`failure_reason`)."""
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from engine.interface import State
-from search.bots import Bot, is_level, make_bot
+from search.bots import Bot, make_bot
 from search.ismcts import CancelToken
 
 if TYPE_CHECKING:
     from clients.client import RegentClient, RegentError
 
-#: The longest a remote bot may take over one move, in seconds.
+#: The longest a remote bot may take over one move unless its spec says, in seconds.
 MOVE_TIMEOUT = 300.0
 #: The first and the longest pause before asking a busy server again, in seconds.
 BUSY_PAUSE = (0.05, 2.0)
@@ -26,22 +26,25 @@ BUSY_PAUSE = (0.05, 2.0)
 @dataclass(frozen=True)
 class RemoteSpec:
     """Where the bot is, and what to ask it: an empty bot and a zero budget leave the choice
-    to the server (`seconds` is wall-clock time per move, for equal-time matches)."""
+    to the server (`seconds` is wall-clock time per move, for equal-time matches); `timeout`
+    is the longest a move may take, the call's deadline (zero: `MOVE_TIMEOUT`)."""
 
     address: str
     bot: str = ""
     iterations: int = 0
     seconds: float = 0.0
     threads: int = 0
+    timeout: float = 0.0
 
 
-USAGE = "a remote bot is grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T]"
-_NUMBERS = {"iterations": int, "seconds": float, "threads": int}
+USAGE = "a remote bot is grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T&timeout=S]"
+_BUDGET = {"iterations": int, "seconds": float, "threads": int}
+_NUMBERS = {**_BUDGET, "timeout": float}
 
 
 def parse_address(spec: str) -> RemoteSpec:
-    """`grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T]` -> RemoteSpec;
-    ValueError if malformed, or a budget beside a level (`bot=level:N`: the level's own)."""
+    """`grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T&timeout=S]` -> RemoteSpec;
+    ValueError if malformed."""
     url = urlsplit(spec)
     try:
         port = url.port
@@ -61,18 +64,27 @@ def parse_address(spec: str) -> RemoteSpec:
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be a number") from None
             if not 0 <= numbers[name] < float("inf"):
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be 0 or more")
-    bot = query.get("bot", [""])[0]
-    if is_level(bot) and any(numbers.values()):
-        raise ValueError(f"bad remote bot {spec!r}: {bot} has its own budget, so give none")
-    return RemoteSpec(url.netloc, bot, **numbers)  # type: ignore[arg-type]
+    return RemoteSpec(url.netloc, query.get("bot", [""])[0], **numbers)  # type: ignore[arg-type]
 
 
-@functools.cache
+#: One client (one channel) per address and process.
+_CLIENTS: dict[str, RegentClient] = {}
+
+
 def _client(address: str) -> RegentClient:
-    """One client (one channel) per address and process; gRPC is loaded only when needed."""
-    from clients.client import RegentClient
+    """The process's client of `address`; gRPC is loaded only when needed."""
+    if address not in _CLIENTS:
+        from clients.client import RegentClient
 
-    return RegentClient(address)
+        _CLIENTS[address] = RegentClient(address)
+    return _CLIENTS[address]
+
+
+def forget_clients() -> None:
+    """Close every client, so that the next call connects afresh: a channel to a server that
+    was down waits out gRPC's growing reconnection backoff (up to two minutes) first."""
+    while _CLIENTS:
+        _CLIENTS.popitem()[1].close()
 
 
 class RemoteBot:
@@ -85,10 +97,10 @@ class RemoteBot:
 
     def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
         """The server's move; a server busy with its limit of searches is asked again after
-        a growing pause, until `MOVE_TIMEOUT` (its other refusals end the game's play)."""
+        a growing pause, until the move's timeout (its other refusals end the game's play)."""
         from clients.client import RegentError
 
-        deadline = time.monotonic() + MOVE_TIMEOUT
+        deadline = time.monotonic() + (self.remote.timeout or MOVE_TIMEOUT)
         pause = BUSY_PAUSE[0]
         while True:
             try:
@@ -99,7 +111,7 @@ class RemoteBot:
                     threads=self.remote.threads,
                     seed=seed,
                     bot=self.remote.bot,
-                    timeout=max(1.0, deadline - time.monotonic()),
+                    timeout=max(0.001, deadline - time.monotonic()),
                 )
                 break
             except RegentError as err:
@@ -117,6 +129,22 @@ def _busy(error: RegentError) -> bool:
 
     blamed = [violation.field for violation in error.field_violations]
     return error.code == grpc.StatusCode.RESOURCE_EXHAUSTED and blamed == ["budget"]
+
+
+def failure_reason(error: Exception) -> str:
+    """Why a bot failed, as a tournament records it: `disconnected` (its server is gone or
+    unreachable: UNAVAILABLE), `timeout` (its move's deadline passed, or its server stayed
+    busy until then) or `error` (anything else it raised or answered)."""
+    from clients.client import RegentError
+
+    if isinstance(error, RegentError):
+        import grpc
+
+        if error.code == grpc.StatusCode.UNAVAILABLE:
+            return "disconnected"
+        if error.code == grpc.StatusCode.DEADLINE_EXCEEDED or _busy(error):
+            return "timeout"
+    return "error"
 
 
 def bot_for(spec: str, game: str, players: int) -> Bot:

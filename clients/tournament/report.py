@@ -1,5 +1,7 @@
 """The standings as a printed table, as JSON and CSV, and as a PNG chart of the ratings with
-their intervals. Bots are listed best first: by rating, else by win rate, then margin."""
+their intervals. Bots are listed best first: by rating, else by win rate, then margin; their
+names are never cut. The games that failures ended are counted apart: per bot, those it lost
+by failing (by reason), and the games whose worker died."""
 
 from __future__ import annotations
 
@@ -50,21 +52,26 @@ def table(s: Standings) -> str:
     for i in order:
         b = s.bots[i]
         low, high = b.interval
+        score, margin = f"{b.mean_score:>5.1f}", f"{b.mean_margin:>+6.1f}"
+        if not b.finished:  # no game of its was played to the end: it has no scores
+            score, margin = "-", "-"
         line = (
             f"{b.name:<{width}}  {b.games:>5}  {b.wins:>7g}  {b.win_rate:>6.1%} "
-            f"[{low:>5.1%}-{high:>6.1%}]  {b.mean_score:>5.1f}  {b.mean_margin:>+6.1f}"
+            f"[{low:>5.1%}-{high:>6.1%}]  {score:>5}  {margin:>6}"
         )
         if s.ratings:
             r = s.ratings[i]
             digits = 0 if s.rating_kind == "Elo" else 1
             line += f"  {r.value:>+7.{digits}f} [{r.low:+.{digits}f}, {r.high:+.{digits}f}]"
         lines.append(line)
+    lines += _failures(s, order)
     if len(s.bots) > 1 and c.players > 1:
         lines += ["", "Win matrix: how often the row finished ahead of the column"]
-        lines.append(" " * width + "".join(f"  {s.bots[j].name[:8]:>8}" for j in order))
+        column = max(6, *(len(b.name) for b in s.bots))
+        lines.append(" " * width + "".join(f"  {s.bots[j].name:>{column}}" for j in order))
         for i in order:
             cells = [s.matrix[i][j] for j in order]
-            text = "".join(f"  {'-' if v is None else f'{v:.1%}':>8}" for v in cells)
+            text = "".join(f"  {'-' if v is None else f'{v:.1%}':>{column}}" for v in cells)
             lines.append(f"{s.bots[i].name:<{width}}{text}")
     sweeps = sum(v == 0.0 for row in s.matrix for v in row)
     if s.rating_kind == "Elo" and sweeps:
@@ -91,6 +98,22 @@ def table(s: Standings) -> str:
     return "\n".join(lines)
 
 
+def _failures(s: Standings, order: list[int]) -> list[str]:
+    """The lines counting the games failures ended, if any did."""
+    lines = []
+    failed = [s.bots[i] for i in order if s.bots[i].failures]
+    if failed:
+        each = [f"{b.name} {sum(b.failures.values())} ("
+                + ", ".join(f"{n} {reason}" for reason, n in b.failures.items()) + ")"
+                for b in failed]  # fmt: skip
+        lines += ["", "Games lost by a bot's failure, each a loss above: " + "; ".join(each)]
+    if s.crashed:
+        if not lines:
+            lines.append("")
+        lines.append(f"Games whose worker process died, counted for no bot: {s.crashed}")
+    return lines
+
+
 def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
@@ -99,14 +122,15 @@ def _bot_json(b: BotResult) -> dict[str, Any]:
     return {"name": b.name, "spec": b.spec, "games": b.games, "wins": b.wins,
             "win_rate": b.win_rate, "win_rate_low": b.interval[0],
             "win_rate_high": b.interval[1], "mean_score": b.mean_score,
-            "mean_margin": b.mean_margin}  # fmt: skip
+            "mean_margin": b.mean_margin, "finished": b.finished,
+            "failures": sum(b.failures.values())}  # fmt: skip
 
 
 def to_json(s: Standings) -> dict[str, Any]:
     """Everything in the report, JSON-ready (an infinite Elo is null)."""
     bots = []
     for i, b in enumerate(s.bots):
-        line = _bot_json(b)
+        line = _bot_json(b) | {"failures_by_reason": b.failures}
         if s.ratings:
             r = s.ratings[i]
             line |= {"rating": r.value, "rating_low": r.low, "rating_high": r.high}
@@ -126,6 +150,7 @@ def to_json(s: Standings) -> dict[str, Any]:
         data["sprt"] = {"llr": s.sprt.llr, "lower": s.sprt.lower, "upper": s.sprt.upper,
                         "verdict": s.sprt.verdict}  # fmt: skip
     data["uncounted_games"] = s.uncounted
+    data["crashed_games"] = s.crashed
     return data
 
 
@@ -139,7 +164,7 @@ def write_csv(s: Standings, path: Path) -> None:
     columns = list(_bot_json(s.bots[0])) + (["rating", "rating_low", "rating_high"]
                                             if s.ratings else [])  # fmt: skip
     with path.open("w", newline="") as file:
-        writer = csv.DictWriter(file, columns)
+        writer = csv.DictWriter(file, columns, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows[i] for i in _order(s))
 

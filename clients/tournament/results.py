@@ -3,14 +3,18 @@ mean score and margin; and who finished ahead of whom (the pairwise win matrix).
 
 A bot in several seats of one game (a gauntlet's field) counts one game per seat. One seat is
 ahead of another when it won more (a shared win counts its share), or won as much with more
-points; a tie counts half to each."""
+points; a tie counts half to each. A game a bot's failure ended counts as that bot's loss (a
+win shared by the others) with no scores, so only the games played to the end make the mean
+score and margin; a game whose worker died has no result and counts for no bot
+(`decided`)."""
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,18 +46,31 @@ class BotResult:
     interval: tuple[float, float]
     mean_score: float
     mean_margin: float
+    #: The games played to their end, which alone have scores (and make the means).
+    finished: int = 0
+    #: The games it lost by failing, by reason (`error`, `timeout`, `disconnected`).
+    failures: dict[str, int] = field(default_factory=dict)
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
 
+def decided(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games with a result: all but those whose worker died."""
+    return [game for game in games if game["returns"] is not None]
+
+
 def bot_results(specs: dict[str, str], games: Sequence[dict[str, Any]]) -> list[BotResult]:
-    """Each bot's line, in the order of `specs`."""
+    """Each bot's line, in the order of `specs`, from the decided games among `games`."""
     out = []
+    games = decided(games)
     for name, spec in specs.items():
         seats = [(g, s) for g in games for s, who in enumerate(g["seats"]) if who == name]
         wins = sum(g["returns"][s] for g, s in seats)
+        scored = [(g["scores"], s) for g, s in seats if g["scores"] is not None]
+        failures = Counter(g["failure"]["reason"] for g, s in seats
+                           if "failure" in g and g["failure"]["seat"] == s)  # fmt: skip
         out.append(
             BotResult(
                 name=name,
@@ -61,19 +78,21 @@ def bot_results(specs: dict[str, str], games: Sequence[dict[str, Any]]) -> list[
                 games=len(seats),
                 wins=wins,
                 interval=wilson(wins, len(seats)),
-                mean_score=statistics.fmean(g["scores"][s] for g, s in seats) if seats else 0.0,
-                mean_margin=statistics.fmean(margin(g["scores"], s) for g, s in seats)
-                if seats
-                else 0.0,
+                mean_score=statistics.fmean(sc[s] for sc, s in scored) if scored else 0.0,
+                mean_margin=statistics.fmean(margin(sc, s) for sc, s in scored) if scored else 0.0,
+                finished=len(scored),
+                failures=dict(sorted(failures.items())),
             )
         )
     return out
 
 
 def ahead(game: dict[str, Any], a: int, b: int) -> float:
-    """1 if seat a finished ahead of seat b, 0 if behind, 1/2 for a tie."""
-    key_a = (game["returns"][a], game["scores"][a])
-    key_b = (game["returns"][b], game["scores"][b])
+    """1 if seat a finished ahead of seat b, 0 if behind, 1/2 for a tie (by the returns alone
+    in a game a failure ended)."""
+    scores = game["scores"] or [0] * len(game["seats"])
+    key_a = (game["returns"][a], scores[a])
+    key_b = (game["returns"][b], scores[b])
     return 1.0 if key_a > key_b else 0.0 if key_a < key_b else 0.5
 
 
@@ -85,7 +104,7 @@ def pairwise(
     index = {name: i for i, name in enumerate(names)}
     slot = {deal: d for d, deal in enumerate(deals)}
     points = np.zeros((len(deals), len(names), len(names)))
-    for game in games:
+    for game in decided(games):
         d = slot[game["deal"]]
         seats = game["seats"]
         for a, name_a in enumerate(seats):

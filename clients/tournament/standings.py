@@ -1,5 +1,6 @@
 """The results of a tournament from its counted games (in schedule order): per-bot lines, the
-win matrix, ratings, the SPRT's state and, for two bots, the Elo difference between them."""
+win matrix, ratings, the SPRT's state and, for two bots, the Elo difference between them. A
+game whose worker died counts for none of them, only in `crashed`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from clients.tournament.config import TournamentConfig
 from clients.tournament.ratings import Rating, elo_difference, elo_ratings, openskill_ratings
-from clients.tournament.results import BotResult, bot_results, pairwise, win_matrix
+from clients.tournament.results import BotResult, bot_results, decided, pairwise, win_matrix
 from clients.tournament.schedule import ScheduledGame
 from clients.tournament.sprt import SprtState, elo_of_share, sprt_state
 
@@ -34,11 +35,14 @@ class Standings:
     elo_over_field: tuple[float, float, float] | None = None
     #: Games finished after the SPRT stopped: recorded, not counted.
     uncounted: int = 0
+    #: Games whose worker process died: recorded without a result, counted for no bot.
+    crashed: int = 0
 
 
 def shares(games: Sequence[dict[str, Any]], bot: str) -> Counter[float]:
-    """How many of `games` gave `bot` each share of the win (0, 1/k shared by k, 1)."""
-    return Counter(float(game["returns"][game["seats"].index(bot)]) for game in games)
+    """How many of `games` gave `bot` each share of the win (0, 1/k shared by k, 1); a game
+    whose worker died gave none."""
+    return Counter(float(game["returns"][game["seats"].index(bot)]) for game in decided(games))
 
 
 def wdl(games: Sequence[dict[str, Any]], first: str) -> tuple[float, float, float]:
@@ -93,6 +97,8 @@ def standings(
 ) -> Standings:
     """Everything the report shows, from the counted games sorted by index."""
     names = config.names
+    crashed = len(games) - len(decided(games))
+    games = decided(games)
     deals = sorted({g["deal"] for g in games})
     points = pairwise(names, games, deals)
     if config.players == 1 or not games:
@@ -116,5 +122,5 @@ def standings(
         )
     return Standings(
         config, len(games), results, win_matrix(points), kind, ratings, sprt, difference,
-        over_field, uncounted,
+        over_field, uncounted, crashed,
     )  # fmt: skip
