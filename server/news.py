@@ -8,8 +8,6 @@ import logging
 import threading
 from collections.abc import Callable
 
-import psycopg
-
 from server.store import NEWS_CHANNEL, Store
 
 log = logging.getLogger("regent.server")
@@ -38,6 +36,8 @@ class News:
         self._stopping.set()
 
     def _run(self) -> None:
+        import psycopg  # PostgreSQL's driver, the postgresql extra: SQLite serves without it
+
         while not self._stopping.is_set():
             try:
                 with self.store.listener() as conn:
