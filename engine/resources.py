@@ -2,7 +2,7 @@
 models, the hint page), found through importlib.resources rather than beside a module's
 `__file__`, so that an install anywhere, zipped or relocated, finds them.
 
-Every data folder is named by a literal `package_folder("package", "folder")` call:
+Every data folder is named by a call of `package_folder` with literal strings:
 tests/test_packaging.py finds them in the source and checks that the wheel carries each."""
 
 from __future__ import annotations
