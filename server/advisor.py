@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import grpc
 
@@ -84,10 +87,23 @@ def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
         raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
 
 
+T = TypeVar("T")
+#: Threads reading and converting positions (ApplyObservedMove deals many worlds: 0.5 s for
+#: a Citadels turn's end), off the event loop so that every other call, health checks too,
+#: answers meanwhile, and apart from the searches' slots.
+WORK_THREADS = 2
+
+
 class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
     def __init__(self, limits: ServerLimits, slots: SearchSlots) -> None:
         self.limits = limits
         self.slots = slots
+        self.work = ThreadPoolExecutor(WORK_THREADS, thread_name_prefix="regent-advice")
+
+    async def _off_loop(self, call: Callable[..., T], *args: object) -> T:
+        """A call's CPU work, on the advisor's work threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.work, functools.partial(call, *args))
 
     def _config(
         self, request, context: grpc.aio.ServicerContext
@@ -181,54 +197,53 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
 
     async def LegalMoves(self, request, context):
         try:
-            if not request.HasField("observation"):
-                raise Rejected(invalid_argument("observation", "is required"))
-            state = state_of(request.observation, 0)
+            return await self._off_loop(_legal_moves, request)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
-        response = advisor_pb2.LegalMovesResponse()
-        if not state.is_terminal():
-            response.player = state.current_player
-        if state.current_player == observer_of(request.observation)[1]:
-            response.moves.extend(
-                common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
-            )
-        elif not state.is_terminal():
-            response.observed_moves.extend(
-                observed_moves(observation_from_proto(request.observation))
-            )
-        return response
 
     async def ApplyMove(self, request, context):
         if not request.HasField("observation"):
             await self._abort(context, invalid_argument("observation", "is required"))
         try:
-            return apply_move(request.observation, request.move, request.revealed)
+            return await self._off_loop(
+                apply_move, request.observation, request.move, request.revealed
+            )
         except Rejected as rejected:
             await self._abort(context, rejected.status)
 
     async def Review(self, request, context) -> AsyncIterator[advisor_pb2.ReviewResponse]:
-        """One seat's game reviewed in one search slot (see server/reviewing.py)."""
-        if self.slots.full:
-            await self._abort(context, _busy(self.limits))
+        """One seat's game reviewed in one search slot (see server/reviewing.py); at most
+        half the slots review at once, each for at most `max_review_seconds`, so that
+        reviews never take every slot from advice."""
+        if self.slots.full or self.slots.reviews >= self.slots.review_limit:
+            await self._abort(context, _busy(self.limits, review=True))
         try:
-            decisions, config = await asyncio.to_thread(read_review, request, self.limits)
+            decisions, config = await self._off_loop(read_review, request, self.limits)
         except Rejected as rejected:
             await self._abort(context, rejected.status)
-        if not self.slots.try_acquire():
-            await self._abort(context, _busy(self.limits))
-        remaining = context.time_remaining()
-        margin = self.limits.review_deadline_margin
-        time_left = None if remaining is None else max(0.0, remaining - margin)
-        async for message in run_review(decisions, config, self.slots, time_left):
-            yield message
+        if not self.slots.try_acquire_review():
+            await self._abort(context, _busy(self.limits, review=True))
+        try:
+            remaining = context.time_remaining()
+            margin = self.limits.review_deadline_margin
+            time_left = self.limits.max_review_seconds
+            if remaining is not None:
+                time_left = min(time_left, max(0.0, remaining - margin))
+            async for message in run_review(decisions, config, self.slots, time_left):
+                yield message
+        finally:
+            self.slots.review_ended()
 
     async def ApplyObservedMove(self, request, context):
         if not request.HasField("observation"):
             await self._abort(context, invalid_argument("observation", "is required"))
         try:
-            return apply_observed_move(
-                request.observation, request.player, request.move, request.revealed
+            return await self._off_loop(
+                apply_observed_move,
+                request.observation,
+                request.player,
+                request.move,
+                request.revealed,
             )
         except Rejected as rejected:
             await self._abort(context, rejected.status)
@@ -276,7 +291,28 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         )
 
 
-def _busy(limits: ServerLimits) -> grpc.Status:
+def _legal_moves(request: advisor_pb2.LegalMovesRequest) -> advisor_pb2.LegalMovesResponse:
+    """LegalMoves' answer (the moves another player may be making take dealing worlds);
+    raises Rejected."""
+    if not request.HasField("observation"):
+        raise Rejected(invalid_argument("observation", "is required"))
+    state = state_of(request.observation, 0)
+    response = advisor_pb2.LegalMovesResponse()
+    if not state.is_terminal():
+        response.player = state.current_player
+    if state.current_player == observer_of(request.observation)[1]:
+        response.moves.extend(
+            common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
+        )
+    elif not state.is_terminal():
+        response.observed_moves.extend(observed_moves(observation_from_proto(request.observation)))
+    return response
+
+
+def _busy(limits: ServerLimits, review: bool = False) -> grpc.Status:
+    if review:
+        reason = f"reviews may take half the server's {limits.max_searches} search slots"
+        return resource_exhausted("budget", f"{reason}, all taken now; retry later")
     return resource_exhausted(
         "budget", f"the server is running its limit of {limits.max_searches} searches; retry later"
     )

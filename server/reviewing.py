@@ -202,7 +202,7 @@ async def run_review(
     def report(progress: Progress) -> None:
         loop.call_soon_threadsafe(news.put_nowait, progress)
 
-    worker = asyncio.ensure_future(asyncio.to_thread(reviewer.run, report))
+    worker = asyncio.ensure_future(slots.run(reviewer.run, report))
     worker.add_done_callback(lambda _: slots.ended(reviewer))
     timer = loop.call_later(time_left, reviewer.cancel) if time_left is not None else None
     done, total = 0, reviewer.total

@@ -1,13 +1,17 @@
 """Searches for the service: at most `max_searches` at once, each off the event
-loop on threads that release the GIL. A search holds its slot until its thread
-ends: at its budget, or within milliseconds of its call being cancelled, whether
-or not anybody reads what it reports."""
+loop on threads that release the GIL, the slots' own (never asyncio's default executor,
+so that searches and the service's other work cannot starve each other). A search holds
+its slot until its thread ends: at its budget, or within milliseconds of its call being
+cancelled, whether or not anybody reads what it reports. Reviews, which run long, may
+take at most half the slots, so that advice is never refused for their sake alone."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar
 
 from engine.interface import State
@@ -21,14 +25,41 @@ class Stoppable(Protocol):
     def cancel(self) -> None: ...
 
 
+T = TypeVar("T")
+
+
 class SearchSlots:
     """The advisor's running searches: `try_acquire` never waits (a call beyond
-    the limit is refused as busy)."""
+    the limit is refused as busy). Each slot has its thread."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.running = 0
+        #: Reviews running (each in a slot counted in `running`).
+        self.reviews = 0
         self._searches: set[Stoppable] = set()
+        self._threads = ThreadPoolExecutor(max(1, limit), thread_name_prefix="regent-search")
+
+    @property
+    def review_limit(self) -> int:
+        """Reviews that may run at once: half the slots (one at least)."""
+        return max(1, self.limit // 2)
+
+    def try_acquire_review(self) -> bool:
+        """A slot for a review, if one is free and fewer than `review_limit` reviews run;
+        `review_ended` gives the review's place back (the slot goes back by `ended`)."""
+        if self.reviews >= self.review_limit or not self.try_acquire():
+            return False
+        self.reviews += 1
+        return True
+
+    def review_ended(self) -> None:
+        self.reviews -= 1
+
+    async def run(self, call: Callable[..., T], *args: object) -> T:
+        """`call(*args)` on a slot's thread (the caller holds the slot)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, functools.partial(call, *args))
 
     @property
     def full(self) -> bool:
@@ -96,7 +127,7 @@ async def run_to_end(
     or the monotonic time `stop_by`; a cancelled caller cancels it. The slot is given back
     once the thread has ended."""
     search = start_in_slot(slots, lambda: Search(state, config))
-    worker = asyncio.ensure_future(asyncio.to_thread(advance_until, search, stop_by))
+    worker = asyncio.ensure_future(slots.run(advance_until, search, stop_by))
     try:
         await asyncio.shield(worker)
     except asyncio.CancelledError:
@@ -127,7 +158,7 @@ async def run_in_slices(
     async def drive() -> None:
         try:
             while True:
-                finished = await asyncio.to_thread(advance_until, search, stop_by, interval)
+                finished = await slots.run(advance_until, search, stop_by, interval)
                 newest[:] = [(search.result(), finished)]
                 news.set()
                 if finished:
