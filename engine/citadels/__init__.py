@@ -82,11 +82,11 @@ SPEC = register(
             Example("citadels-7p.json", 7, 7, _example_turn),
         ),
         # At 4 and 6 players the draft read by the pick model, the place in the reward and the
-        # playouts fitted to a search's moves: the SPRT log's seventeenth to twenty-first steps;
-        # at 6 the others searched for their game result alone, the twenty-second; at 5 the
-        # 6-player recipe, model and fit, the twenty-third; at 7 the same, the twenty-fourth;
-        # at 3 the 4-player recipe, model and fit, the twenty-fifth; at 2 the same, the
-        # twenty-sixth.
+        # playouts fitted to a search's moves (docs/lab/inference.md, "On `main`: `infer`" and
+        # "Six players: the draft read"); at 6 the others searched for their game result alone;
+        # at 5 and 7 the 6-player recipe, model and fit; at 3 and 2 the 4-player ones. Each won
+        # its SPRT against v0.1.0: docs/strength.md, "The default bots", a section per player
+        # count.
         default_bots=dict.fromkeys((2, 3, 4), _READS_DRAFT)
         | dict.fromkeys((5, 6, 7), f"{_READS_DRAFT},shape_others=0"),
         # Its heuristic beats a 50-iteration search, and small searches gain fast with their

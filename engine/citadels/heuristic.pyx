@@ -3,8 +3,8 @@
 # the sets it was shown in the draft. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
 # the playouts by the fits in fits/, each at the player counts it names (between them 2 to 7:
-# weights fitted to a search's moves, part of the steps that won SPRTs, docs/strength.md's SPRT
-# log).
+# weights fitted to a search's moves, part of the defaults that won SPRTs, docs/strength.md,
+# "The default bots").
 from engine.resources import package_folder
 
 from libc.stdint cimport int16_t, uint8_t, uint64_t

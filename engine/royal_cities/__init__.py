@@ -74,9 +74,9 @@ SPEC = register(
             Example("royal-cities-solo.json", 1, 3, _example_turn),
         ),
         # Solo: the margin over the Regent is the grade, so the reward counts it; tuned at
-        # equal time (docs/strength.md, "Royal Cities, solo: the tuned default").
+        # equal time (docs/lab/tuning.md, "Royal Cities, solo: the tuned default").
         # 2 players: fewer random moves in the fitted playouts won the SPRT against v0.1.0
-        # (docs/strength.md, the SPRT log's thirteenth step).
+        # (docs/strength.md, "Royal Cities, 2 players").
         default_bots={
             1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
             2: "mo-ismcts:epsilon=0.1",

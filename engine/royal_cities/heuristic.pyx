@@ -3,8 +3,8 @@
 # It reads only what the player to move knows: its own hand, the public board
 # and the cards it drew itself. Its judgement is a table of weights, so that
 # bench/balance_heuristic.py can fit them. The heuristic player plays by the hand-set values;
-# the playouts too, except at the player counts of a fit in fits/ (2 players: the fit that won
-# an SPRT against v0.1.0, docs/strength.md's SPRT log).
+# the playouts too, except at the player counts of a fit in fits/ (2 to 4 players: fits that
+# won SPRTs against v0.1.0, docs/strength.md, "The default bots").
 from engine.resources import package_folder
 
 from libc.stdint cimport int16_t, uint64_t

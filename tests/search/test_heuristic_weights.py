@@ -179,7 +179,7 @@ FITS = sorted([*(ROOT / "docs" / "fits").glob("*.json"), *ROOT.glob("engine/*/fi
 
 @pytest.mark.parametrize("path", FITS, ids=lambda path: path.name)
 def test_the_documented_fits_name_every_weight_of_their_game(path: Path) -> None:
-    """A fit in docs/fits (served in docs/strength.md's SPRTs) or a default fit in its game's
+    """A fit in docs/fits (served in docs/lab/sprt-log.md's SPRTs) or a default fit in its game's
     package still fits its table."""
     game = json.loads(path.read_text())["game"]
     try:
