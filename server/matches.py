@@ -208,9 +208,13 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
                     turn = match.state.current_player
                     raise Rejected(failed_precondition(f"it is seat {turn}'s turn"))
                 action = action_of(match.state, request.move)
-                if not await self._commit(match, LoggedMove(number, MOVE, seat, action)):
+                if await self._commit(match, LoggedMove(number, MOVE, seat, action)):
+                    answer = seat_view(match, seat)
+                elif request.HasField("expected_move") and len(match.events) > number:
+                    # Another replica took the number: this call's duplicate, or another move.
+                    answer = self._retried(match, seat, number, request.move)
+                else:
                     raise another_came_first(match)
-                answer = seat_view(match, seat)
         except Rejected as rejected:
             await context.abort_with_status(rejected.status)
         self._wake(match)
