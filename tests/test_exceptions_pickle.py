@@ -48,6 +48,12 @@ def _budget() -> BaseException:
     return BudgetError("budget.seconds", "at most 60", negative=False)
 
 
+def _budget_clash() -> BaseException:
+    from search.bots import BudgetClashError
+
+    return BudgetClashError("level:3", "iterations")
+
+
 def _two_parts(module: str, name: str) -> Callable[[], BaseException]:
     """A sample of an exception built from (field, reason)."""
     return lambda: getattr(importlib.import_module(module), name)("players[0].hand", "too many")
@@ -73,7 +79,9 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),
     "engine.errors.IllegalMoveError": _message("engine.errors", "IllegalMoveError"),
     "engine.errors.InvalidObservationError": _two_parts("engine.errors", "InvalidObservationError"),
+    "search.bots.BudgetClashError": _budget_clash,
     "search.review.ReviewError": _two_parts("search.review", "ReviewError"),
+    "server.config.ConfigError": _message("server.config", "ConfigError"),
     "server.limits.BudgetError": _budget,
     "server.status.Rejected": _rejected,
     "server.store.StoreError": _message("server.store", "StoreError"),
