@@ -1,18 +1,21 @@
 """Replicas on one PostgreSQL database under concurrency: the same idempotent Play sent to
 two replicas at once is applied once and both calls answer as the first did (the losing one
-got FAILED_PRECONDITION in 16 of 18 races)."""
+got FAILED_PRECONDITION in 16 of 18 races); a replica busy searching everywhere keeps its
+bot leases, so no other replica drives its matches meanwhile."""
 
 from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
 
 import engine
-from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
+from convert import observation_to_proto
+from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
 from tests.server.conftest import RunningServer
 
@@ -62,3 +65,43 @@ def test_a_play_sent_to_two_replicas_at_once_answers_alike(pg_database: str) -> 
                     matches_pb2.GetViewRequest(match_id=created.match_id, token=token), timeout=10
                 )
                 assert view.moves_played == 18  # each move applied once
+
+
+@pytest.mark.slow
+def test_a_replica_whose_every_thread_searches_keeps_its_leases(pg_database: str) -> None:
+    """Replica A searches in every advice slot and its whole bots' pool, longer than a bot
+    lease lasts: it still renews its leases (on a thread and timer of their own), so replica
+    B never starts searching A's matches too (it did after 2.9 s)."""
+    limits = ServerLimits(bot_lease_seconds=1.0, max_seconds=30, max_searches=4)
+    with (
+        RunningServer(limits=limits, db=pg_database) as a,
+        RunningServer(limits=limits, db=pg_database) as b,
+        grpc.insecure_channel(a.address) as channel,
+    ):
+        advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        stub = matches_pb2_grpc.MatchServiceStub(channel)
+        state = engine.new_game("royal_cities", 2, 3)
+        advice = advisor_pb2.RecommendRequest(
+            observation=observation_to_proto(state.observation(state.current_player)),
+            budget=common_pb2.SearchBudget(seconds=8),
+        )
+        searches = [advisor.Recommend.future(advice, timeout=30) for _ in range(4)]
+        try:
+            for seed in (1, 2):
+                bots = [matches_pb2.SeatSpec(bot="mo-ismcts:seconds=6") for _ in range(2)]
+                request = matches_pb2.CreateMatchRequest(
+                    game=common_pb2.GAME_ROYAL_CITIES, seats=bots, seed=seed
+                )
+                stub.CreateMatch(request, timeout=10)
+            end = time.monotonic() + 30
+            while a.server.matches.pool.running < 2 or a.server.slots.running < 4:
+                assert time.monotonic() < end, "A's searches did not start"
+                time.sleep(0.02)
+            watched_until = time.monotonic() + 4  # four lease terms
+            while time.monotonic() < watched_until:
+                assert b.server.matches.pool.running == 0, "B took over a match A drives"
+                time.sleep(0.05)
+            assert a.server.matches.pool.running == 2, "A's bot searches ended early"
+        finally:
+            for search in searches:
+                search.cancel()
