@@ -1,5 +1,5 @@
 """The `regent tournament` subcommand: its arguments and what it does with them. Only argparse
-is imported up front, so `regent --help` stays quick."""
+(and the package's constants) is imported up front, so `regent --help` stays quick."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+
+from clients.tournament import ON_BOT_ERROR
 
 
 def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
@@ -58,8 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
     parser.add_argument("--resume", action="store_true", help="continue the record in --out")
     parser.add_argument(
         "--on-bot-error",
-        choices=["lose", "retry", "stop"],
-        default="lose",
+        choices=ON_BOT_ERROR,
+        default=ON_BOT_ERROR[0],
         help="a bot that errs, times out or disconnects, or a worker that dies: lose the game "
         "(the failed bot's loss, a dead worker's game counts for no one) and go on; retry "
         "(play it again from its seed after a growing pause, up to a minute in all, then "

@@ -25,8 +25,6 @@ from clients.tournament.remote import bot_for, failure_reason, forget_clients
 from clients.tournament.schedule import ScheduledGame
 from search.bots import Bot, forced_move
 
-#: Why a game ended before its end: a bot's failure (the first three), or its worker's death.
-REASONS = ("error", "timeout", "disconnected", "crashed")
 #: The first and the longest pause before a failed game is played again, in seconds.
 RETRY_PAUSE = (1.0, 30.0)
 #: How long a failure's message may be in the record.
@@ -75,8 +73,9 @@ def rules_json(rules: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Failure:
-    """What ended a game early: the seat whose bot failed (None: its worker died), one of
-    `REASONS`, and what the bot raised or answered."""
+    """What ended a game early: the seat whose bot failed and why (`error`, `timeout` or
+    `disconnected`: `remote.failure_reason`), or None and `crashed` for a worker's death;
+    and what the bot raised or answered."""
 
     seat: int | None
     reason: str

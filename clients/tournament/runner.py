@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clients.tournament import ON_BOT_ERROR
 from clients.tournament.backends import Backend, LocalBackend
 from clients.tournament.config import TournamentConfig
 from clients.tournament.play import jobs
@@ -25,8 +26,6 @@ from clients.tournament.schedule import schedule
 from clients.tournament.standings import SprtWatch, Standings, standings
 
 RECORD_NAME = "record.jsonl"
-#: The choices of `on_bot_error`; the first is the default.
-ON_BOT_ERROR = ("lose", "retry", "stop")
 #: How many times `retry` plays a game again: its pauses (1, 2, 4, 8, 16, 30 s: `RETRY_PAUSE`)
 #: give a restarting server a minute.
 RETRIES = 6
