@@ -116,6 +116,8 @@ def grpc_error(err: grpc.aio.AioRpcError, target: str) -> web.Response:
     message = err.details() or code.name
     if code == grpc.StatusCode.UNAVAILABLE:
         message = f"the Regent service at {target} cannot be reached: {message}"
+    if code not in HTTP_STATUS:  # a failure (UNKNOWN, INTERNAL): its text is the server's own
+        message = "the Regent service failed on this request; its log says why"
     return error_response(HTTP_STATUS.get(code, 502), code.name, message, _violations(err))
 
 
