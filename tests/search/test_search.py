@@ -114,6 +114,7 @@ def test_time_budget_is_honoured(seconds: float) -> None:
     assert result.iterations > 0
 
 
+@pytest.mark.timing
 def test_stop_within_caps_what_is_left_of_any_budget() -> None:
     """`stop_within` (a caller's deadline) shortens a time or an iteration budget from now
     and never lengthens one."""

@@ -118,6 +118,7 @@ def test_a_deadline_caps_an_analysis(advisor: advisor_pb2_grpc.AdvisorServiceStu
     assert len(messages) >= 3
 
 
+@pytest.mark.timing
 def test_an_expired_deadline(
     regent_server: RunningServer, advisor: advisor_pb2_grpc.AdvisorServiceStub
 ) -> None:
