@@ -77,7 +77,8 @@ class Hosting:
         if not self.store.sqlite:  # a lone SQLite server has no other replica to hear
 
             def heard(match_id: str | None) -> None:
-                loop.call_soon_threadsafe(self._heard, match_id)
+                with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                    loop.call_soon_threadsafe(self._heard, match_id)
 
             self._news = News(self.store, heard)
             self._news.start()

@@ -45,7 +45,8 @@ class News:
                     self.heard(None)
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=_STOP_CHECK):
-                            self.heard(note.payload)
+                            if not self._stopping.is_set():
+                                self.heard(note.payload)
             except (psycopg.Error, OSError) as err:
                 log.warning("hosted matches: news from the database lost: %s", type(err).__name__)
                 self._stopping.wait(_RETRY)
