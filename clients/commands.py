@@ -28,9 +28,9 @@ from convert import converter, observation_from_proto, observer_of
 from engine.heuristics import load_weights
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
 from search.bots import (
-    LevelBudgetError,
+    BudgetClashError,
     advice_config,
-    check_no_budget,
+    budget_from_spec,
     is_level,
     make_bot,
     search_config,
@@ -253,23 +253,20 @@ def _local_report(
             f"observation.{game}.observer: the observer is player {observer}, but player "
             f"{state.current_player} is to act: advice is for the player to act"
         )
-    iterations = args.iterations
-    if not iterations and not args.seconds:
-        iterations = ServerLimits.default_iterations
     spec = args.bot or ServerLimits().bot_for(game, state.num_players)
-    budget = {
-        "iterations": iterations,
-        "seconds": args.seconds,
-        "threads": args.threads or ServerLimits.default_threads,
-    }
-    try:
-        check_no_budget(spec, args.iterations, args.seconds, args.threads)
-        if is_level(spec):  # its own budget; a level that does not search plays its move
-            budget = {}
-            if search_config(spec, game, state.num_players) is None:
-                return bot_report(state, make_bot(spec, game, state.num_players), args.seed)
+    budget = {"iterations": args.iterations, "seconds": args.seconds, "threads": args.threads}
+    try:  # the bot's own budget parts (a level's all), the flags' elsewhere, else the defaults
+        budget |= budget_from_spec(
+            spec, args.iterations, args.seconds, args.threads, game, state.num_players,
+            named=bool(args.bot),
+        )  # fmt: skip
+        if is_level(spec) and search_config(spec, game, state.num_players) is None:
+            return bot_report(state, make_bot(spec, game, state.num_players), args.seed)
+        if not budget["iterations"] and not budget["seconds"]:
+            budget["iterations"] = ServerLimits.default_iterations
+        budget["threads"] = budget["threads"] or ServerLimits.default_threads
         config = advice_config(spec, game, state.num_players, seed=args.seed, **budget)
-    except LevelBudgetError as err:
+    except BudgetClashError as err:
         raise BadInput(f"budget.{err.option}: {err}") from None
     except (ValueError, TypeError) as err:
         raise BadInput(f"bot: {err}") from None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, replace
-from typing import Protocol
+from typing import Protocol, cast
 
 from engine.interface import State
 from engine.registry import game as game_spec
@@ -141,26 +141,79 @@ def is_level(spec: str) -> bool:
 BUDGET_OPTIONS = ("iterations", "seconds", "threads")
 
 
-class LevelBudgetError(ValueError):
-    """A budget asked beside a level: a level is its whole spec, and its budget (iterations
-    or seconds, and threads) is part of its strength. `option` is the part that was set."""
+class BudgetClashError(ValueError):
+    """A budget part asked beside a spec that sets it itself: a level sets its whole budget
+    (iterations or seconds, and threads are part of its strength), a search bot's spec the
+    parts it names (`mo-ismcts:iterations=100`). `option` is the part asked."""
 
     def __init__(self, spec: str, option: str) -> None:
-        super().__init__(
-            f"{spec.strip()} has its own budget, part of its strength: ask a level with no "
-            "iterations, seconds or threads (or name a search bot, such as mo-ismcts, and "
-            "its budget)"
-        )
+        spec = spec.strip()
+        if is_level(spec):
+            reason = (
+                f"{spec} has its own budget, part of its strength: ask a level with no "
+                "iterations, seconds or threads (or name a search bot, such as mo-ismcts, and "
+                "its budget)"
+            )
+        else:
+            reason = f"{spec} sets its own {option}: give it in the bot spec or here, not both"
+        super().__init__(reason)
+        self.spec = spec
         self.option = option
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        return type(self), (self.spec, self.option), self.__dict__
 
-def check_no_budget(spec: str, iterations: int, seconds: float, threads: int) -> None:
-    """LevelBudgetError naming the first part of a budget set beside a level (any budget
-    goes with another spec)."""
-    if is_level(spec):
-        for option, value in zip(BUDGET_OPTIONS, (iterations, seconds, threads), strict=True):
-            if value:
-                raise LevelBudgetError(spec, option)
+
+def budget_parts(spec: str) -> tuple[str, ...]:
+    """The budget parts (of `BUDGET_OPTIONS`) that `spec` sets itself: every part for a
+    level, the parts a search bot's spec names; ValueError for a bad spec."""
+    kind, values = parse_spec(spec)
+    if kind == "level":
+        return BUDGET_OPTIONS
+    return tuple(option for option in BUDGET_OPTIONS if option in values)
+
+
+def own_budget(spec: str, game: str | None = None, players: int = 0) -> dict[str, int | float]:
+    """The values of the budget parts `spec` sets itself (`budget_parts`), by option name: a
+    level's resolved for `game` with `players` players (none for a level that does not
+    search); ValueError names what is wrong."""
+    kind, values = parse_spec(spec)
+    if kind != "level":
+        named = {option: values[option] for option in BUDGET_OPTIONS if option in values}
+        return cast("dict[str, int | float]", named)
+    config = search_config(spec, game, players)
+    return {} if config is None else {option: getattr(config, option) for option in BUDGET_OPTIONS}
+
+
+def check_budget(spec: str, iterations: int, seconds: float, threads: int) -> None:
+    """BudgetClashError naming the first part of a budget asked (0: unset) that `spec` sets
+    itself: any part beside a level, the parts a search bot's spec names beside it."""
+    parts = budget_parts(spec)
+    for option, value in zip(BUDGET_OPTIONS, (iterations, seconds, threads), strict=True):
+        if value and option in parts:
+            raise BudgetClashError(spec, option)
+
+
+def budget_from_spec(
+    spec: str,
+    iterations: int,
+    seconds: float,
+    threads: int,
+    game: str | None = None,
+    players: int = 0,
+    *,
+    named: bool = True,
+) -> dict[str, int | float]:
+    """The parts of `spec`'s own budget (`own_budget`) that a search asked with this budget
+    (0: unset) takes from the spec: those the budget leaves unset. A spec the asker names
+    takes no budget part it sets itself (BudgetClashError: `check_budget`); the spec a server
+    uses by default (not `named`) gives way to the parts asked."""
+    if named:
+        check_budget(spec, iterations, seconds, threads)
+    asked = dict(zip(BUDGET_OPTIONS, (iterations, seconds, threads), strict=True))
+    own = own_budget(spec, game, players)
+    return {option: value for option, value in own.items() if not asked[option]}
 
 
 def search_config(
@@ -233,15 +286,18 @@ __all__ = [
     "BUDGET_OPTIONS",
     "SEARCH_BOTS",
     "Bot",
+    "BudgetClashError",
     "HeuristicBot",
-    "LevelBudgetError",
     "RandomBot",
     "SearchBot",
     "advice_config",
-    "check_no_budget",
+    "budget_from_spec",
+    "budget_parts",
+    "check_budget",
     "forced_move",
     "is_level",
     "make_bot",
+    "own_budget",
     "parse_spec",
     "resolve",
     "search_config",

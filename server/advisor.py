@@ -15,17 +15,24 @@ import engine
 from convert import game_number, observation_from_proto, observer_of, served_games
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from search.bots import BOT_KINDS, Bot, advice_config, is_level, make_bot, resolve
+from search.bots import (
+    BOT_KINDS,
+    Bot,
+    advice_config,
+    is_level,
+    make_bot,
+    resolve,
+    search_config,
+)
 from search.levels import LEVELS
 from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
-from server.levels import level_budget
+from server.levels import bot_budget
 from server.limits import (
     BudgetError,
     ServerLimits,
     check_tree,
-    effective_budget,
     stop_time,
     too_late,
 )
@@ -130,19 +137,12 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         if too_late(remaining):
             raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
         spec = request.bot or self.limits.bot_for(game, state.num_players)
-        budget = request.budget
-        own = level_budget(
-            self.limits, spec, game, state.num_players, {"budget": budget}, remaining
-        )
-        if own is None and is_level(spec):
+        iterations, seconds, threads = bot_budget(
+            self.limits, spec, game, state.num_players, "budget", request.budget, remaining,
+            named=bool(request.bot),
+        )  # fmt: skip
+        if is_level(spec) and search_config(spec, game, state.num_players) is None:
             return state, make_bot(spec, game, state.num_players), stop_by
-        try:
-            iterations, seconds, threads = own or effective_budget(
-                self.limits, budget.iterations, budget.seconds, budget.threads, remaining
-            )  # fmt: skip
-        except BudgetError as err:
-            make = invalid_argument if err.negative else resource_exhausted
-            raise Rejected(make(err.field, err.reason)) from None
         try:
             config = advice_config(
                 spec, game, state.num_players,

@@ -1,51 +1,66 @@
-"""A difficulty level at the service: `level:N` is the level's whole spec, its budget too,
-in Recommend, Analyze and Review as in a hosted seat. A request naming a level sends no
-budget (INVALID_ARGUMENT naming the part it set); the level's own is held to the server's
-limits as a request's would be (RESOURCE_EXHAUSTED on `bot` past them) and, like any
-search's, capped by the call's deadline."""
+"""A search's budget at the service from its bot spec and the request's: `level:N` is the
+level's whole spec, its budget too, in Recommend, Analyze and Review as in a hosted seat, and
+a search bot's spec that names a budget part (`mo-ismcts:iterations=100`) searches with it.
+A request sends no part that the spec it names sets itself (INVALID_ARGUMENT naming the
+part: a level sets every part), while the server's default spec gives way to the request's
+budget; the spec's budget is held to the server's limits as a request's
+would be (RESOURCE_EXHAUSTED on `bot` past them) and, like any search's, capped by the
+call's deadline; the server's defaults apply where neither sets a part."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from regent.v1 import common_pb2
-from search.bots import LevelBudgetError, check_no_budget, is_level, search_config
+from search.bots import BudgetClashError, budget_from_spec
 from server.limits import BudgetError, ServerLimits, effective_budget
 from server.status import Rejected, invalid_argument, resource_exhausted
 
 
-def level_budget(
+def bot_budget(
     limits: ServerLimits,
     spec: str,
     game: str,
     players: int,
-    budgets: Mapping[str, common_pb2.SearchBudget],
+    field: str,
+    budget: common_pb2.SearchBudget,
     time_remaining: float | None,
-) -> tuple[int, float, int] | None:
-    """(iterations, seconds, threads) of the level `spec` names, to search with; None when
-    `spec` is no level (the request's `budgets`, by field name, apply) or a level that does
-    not search. Rejected naming the field: a budget sent with the level, a bad level, a
-    level's budget past the server's limits."""
-    if not is_level(spec):
-        return None
+    default_iterations: int | None = None,
+    *,
+    named: bool = True,
+) -> tuple[int, float, int]:
+    """(iterations, seconds, threads) to search `spec` with, in `game` with `players`
+    players, beside the request's `budget` (its field `field`): the parts the spec sets
+    itself, the request's elsewhere, and where neither sets one the server's defaults (the
+    iterations `default_iterations`, if given, when neither sets iterations or seconds).
+    Rejected naming the field: a bad spec (`bot`), a part the request sets that the spec it
+    names (`named`) sets too (`budget.iterations`; the server's default spec gives way to the
+    request instead), a part past the server's limits (the request's under its field, the
+    spec's under `bot`)."""
+    asked = {"iterations": budget.iterations, "seconds": budget.seconds, "threads": budget.threads}
     try:
-        config = search_config(spec, game, players)
+        own = budget_from_spec(
+            spec, budget.iterations, budget.seconds, budget.threads, game, players, named=named
+        )
+    except BudgetClashError as err:
+        raise Rejected(invalid_argument(f"{field}.{err.option}", str(err))) from None
     except (ValueError, TypeError) as err:
         raise Rejected(invalid_argument("bot", str(err))) from None
-    for name, budget in budgets.items():
-        try:
-            check_no_budget(spec, budget.iterations, budget.seconds, budget.threads)
-        except LevelBudgetError as err:
-            raise Rejected(invalid_argument(f"{name}.{err.option}", str(err))) from None
-    if config is None:
-        return None
+    asked |= own
+    if default_iterations is not None and not asked["iterations"] and not asked["seconds"]:
+        asked["iterations"] = min(default_iterations, limits.max_iterations)
     try:
         return effective_budget(
-            limits, config.iterations, config.seconds, config.threads, time_remaining
+            limits,
+            int(asked["iterations"]),
+            float(asked["seconds"]),
+            int(asked["threads"]),
+            time_remaining,
         )
     except BudgetError as err:
-        reason = f"{spec.strip()}'s {err.field.removeprefix('budget.')}: {err.reason}"
-        raise Rejected(resource_exhausted("bot", reason)) from None
+        part = err.field.removeprefix("budget.")
+        make = invalid_argument if err.negative else resource_exhausted
+        if part in own:
+            raise Rejected(make("bot", f"{spec.strip()}'s {part}: {err.reason}")) from None
+        raise Rejected(make(f"{field}.{part}", err.reason)) from None
 
 
-__all__ = ["level_budget"]
+__all__ = ["bot_budget"]

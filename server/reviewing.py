@@ -14,8 +14,8 @@ from regent.v1 import advisor_pb2, common_pb2
 from search.bots import SEARCH_BOTS, resolve
 from search.ismcts import check_config
 from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
-from server.levels import level_budget
-from server.limits import BudgetError, ServerLimits, check_tree, effective_budget
+from server.levels import bot_budget
+from server.limits import BudgetError, ServerLimits, check_tree
 from server.moves import action_of
 from server.searching import SearchSlots, start_in_slot
 from server.status import Rejected, invalid_argument, resource_exhausted
@@ -85,18 +85,25 @@ def _config(
     request: advisor_pb2.ReviewRequest, limits: ServerLimits, game: str, players: int
 ) -> ReviewConfig:
     """The review's configuration: its bot (a level resolved for the game, the game's default
-    when none is named) and budgets (a level's own for every search, the first and the
-    deeper); Rejected naming the field."""
+    when none is named) and budgets (see `server.levels`: a level's own, or the parts a spec
+    sets itself, for every search, the first and the deeper; the review's default iterations
+    where neither the spec nor the request sets a stopping budget); Rejected naming the
+    field."""
     spec = request.bot or limits.bot_for(game, players)
     try:
         bot = resolve(spec, game, players)
     except ValueError as err:
         raise Rejected(invalid_argument("bot", str(err))) from None
-    named = {"budget": request.budget, "deep_budget": request.deep_budget}
-    own = level_budget(limits, spec, game, players, named, None)
-    budgets = [own, own] if own is not None else _budgets(request, limits)
-    (iterations, seconds, threads), (deep_iterations, deep_seconds, deep_threads) = budgets
     defaults = ReviewConfig()
+    (iterations, seconds, threads), (deep_iterations, deep_seconds, deep_threads) = (
+        bot_budget(
+            limits, spec, game, players, field, budget, None, default, named=bool(request.bot)
+        )
+        for field, budget, default in (
+            ("budget", request.budget, defaults.iterations),
+            ("deep_budget", request.deep_budget, defaults.deep_iterations),
+        )
+    )
     mistakes = request.mistakes if request.HasField("mistakes") else defaults.mistakes
     if not 0 <= mistakes <= MAX_MISTAKES:
         raise Rejected(invalid_argument("mistakes", f"must be within [0, {MAX_MISTAKES}]"))
@@ -123,37 +130,6 @@ def _config(
     except BudgetError as err:
         raise Rejected(resource_exhausted("bot", str(err))) from None
     return config
-
-
-def _budgets(
-    request: advisor_pb2.ReviewRequest, limits: ServerLimits
-) -> list[tuple[int, float, int]]:
-    """The request's budget and deeper budget, each the review's default where it sets
-    none, within the server's limits; Rejected naming the field."""
-    defaults = ReviewConfig()
-    budgets = []
-    for name, budget, iterations in (
-        ("budget", request.budget, defaults.iterations),
-        ("deep_budget", request.deep_budget, defaults.deep_iterations),
-    ):
-        unset = budget.iterations == 0 and budget.seconds == 0
-        if unset:
-            iterations = min(iterations, limits.max_iterations)
-        try:
-            budgets.append(
-                effective_budget(
-                    limits,
-                    iterations if unset else budget.iterations,
-                    budget.seconds,
-                    budget.threads,
-                    None,
-                )
-            )
-        except BudgetError as err:
-            field = name + err.field.removeprefix("budget")
-            make = invalid_argument if err.negative else resource_exhausted
-            raise Rejected(make(field, err.reason)) from None
-    return budgets
 
 
 def _check_game(config: ReviewConfig, decision: Decision) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from engine.interface import State
-from search.bots import Bot, make_bot
+from search.bots import Bot, BudgetClashError, check_budget, make_bot
 from search.ismcts import CancelToken
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ _NUMBERS = {**_BUDGET, "timeout": float}
 
 def parse_address(spec: str) -> RemoteSpec:
     """`grpc://host:port[?bot=SPEC&iterations=N&seconds=S&threads=T&timeout=S]` -> RemoteSpec;
-    ValueError if malformed."""
+    ValueError if malformed, or a budget part beside a bot that sets it (a level sets all)."""
     url = urlsplit(spec)
     try:
         port = url.port
@@ -64,7 +64,15 @@ def parse_address(spec: str) -> RemoteSpec:
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be a number") from None
             if not 0 <= numbers[name] < float("inf"):
                 raise ValueError(f"bad remote bot {spec!r}: {name} must be 0 or more")
-    return RemoteSpec(url.netloc, query.get("bot", [""])[0], **numbers)  # type: ignore[arg-type]
+    bot = query.get("bot", [""])[0]
+    iterations, seconds, threads = (numbers.get(name, 0) for name in _BUDGET)
+    try:  # the parts the bot sets itself (a level all) take no budget, as at the server
+        check_budget(bot, int(iterations), seconds, int(threads))
+    except BudgetClashError as err:
+        raise ValueError(f"bad remote bot {spec!r}: {err}") from None
+    except ValueError:  # a spec this side does not know (or none): the server judges it
+        pass
+    return RemoteSpec(url.netloc, bot, **numbers)  # type: ignore[arg-type]
 
 
 #: One client (one channel) per address and process.
