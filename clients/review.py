@@ -24,6 +24,7 @@ from clients.client import RegentClient, RegentError
 from clients.text import text_of
 from convert import converter, observation_from_proto, observation_to_proto
 from regent.v1 import matches_pb2
+from search.bots import BudgetClashError, budget_parts
 from search.review import (
     Decision,
     Progress,
@@ -57,7 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seat", type=int, default=0, metavar="S", help="a record: the seat (default 0)"
     )
-    budget = parser.add_argument_group("budgets (seeded: the same ones give the same review)")
+    budget = parser.add_argument_group(
+        "budgets (seeded: the same ones give the same review; a --bot that sets a part of its "
+        "budget, as a level sets all, takes no flag for it)"
+    )
     for flag, kind, default, text in (
         ("--iterations", int, defaults.iterations, "per decision"),
         ("--seconds", float, defaults.seconds, "per decision (0: no limit)"),
@@ -67,9 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("--threads", int, defaults.threads, "search threads"),
         ("--seed", int, defaults.seed, "the review's seed"),
     ):
-        budget.add_argument(flag, type=kind, default=default, help=f"{text} (default {default})")
+        # No default here: a budget flag left out is told from one given (see review_config).
+        budget.add_argument(flag, type=kind, help=f"{text} (default {default})")
     budget.add_argument(
-        "--bot", help="the search (default: the game's default bot, as the service's Review)"
+        "--bot",
+        help="the search, or a level (level:3) with its own budget (default: the game's "
+        "default bot, as the service's Review)",
     )
     parser.add_argument(
         "--chart", type=Path, default=Path("review.png"), help="the PNG (default review.png)"
@@ -85,20 +92,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        config = review_config(args)
         if args.token:
             decisions = match_decisions(args.server, args.source, args.token)
         else:
             decisions = record_decisions(Path(args.source), args.index, args.seat)
-        config = ReviewConfig(
-            bot=args.bot or "",
-            iterations=args.iterations,
-            seconds=args.seconds,
-            deep_iterations=args.deep_iterations,
-            deep_seconds=args.deep_seconds,
-            mistakes=args.mistakes,
-            threads=args.threads,
-            seed=args.seed,
-        )
         reviewer = Reviewer(decisions, config)
     except RegentError as err:
         from clients.commands import report_failure
@@ -120,6 +118,34 @@ def run(args: argparse.Namespace) -> int:
     write_chart(result, args.chart)
     print(f"\nChart: {args.chart}")
     return 0 if result.complete else 130
+
+
+#: The review's flags, by the budget part each gives (see `search.bots.BUDGET_OPTIONS`).
+BUDGET_FLAGS = {
+    "iterations": "iterations",
+    "seconds": "seconds",
+    "deep_iterations": "iterations",
+    "deep_seconds": "seconds",
+    "threads": "threads",
+}
+
+
+def review_config(args: argparse.Namespace) -> ReviewConfig:
+    """The review's configuration from the flags given, the review's defaults for the others.
+    A bot that sets a part of its budget itself (a level every part) searches with its own
+    in every search, as the service's Review: a flag given for that part is a ValueError
+    naming it, and a bot that sets its seconds but not its iterations has no default
+    iteration cap beside them. Other flags left out are the review's defaults."""
+    bot = args.bot or ""
+    parts = budget_parts(bot) if bot else ()
+    given = {name: getattr(args, name) for name in (*BUDGET_FLAGS, "mistakes", "seed")}
+    given = {name: value for name, value in given.items() if value is not None}
+    for name, part in BUDGET_FLAGS.items():
+        if name in given and part in parts:
+            raise ValueError(f"--{name.replace('_', '-')}: {BudgetClashError(bot, part)}")
+    if "seconds" in parts and "iterations" not in parts:
+        given = {"iterations": 0, "deep_iterations": 0} | given
+    return ReviewConfig(bot=bot, **given)
 
 
 # -- sources ---------------------------------------------------------------------
@@ -290,12 +316,14 @@ def write_chart(review: Review, path: Path) -> None:
 
 
 __all__ = [
+    "BUDGET_FLAGS",
     "SourceError",
     "add_arguments",
     "format_review",
     "game_json",
     "match_decisions",
     "record_decisions",
+    "review_config",
     "run",
     "run_in_background",
     "write_chart",

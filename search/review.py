@@ -17,7 +17,7 @@ from typing import Any
 import engine
 from engine.interface import State
 from engine.registry import DEFAULT_BOT
-from search.bots import advice_config
+from search.bots import advice_config, is_level, own_budget, parse_spec
 from search.ismcts import CancelToken
 from search.search import SearchConfig, SearchResult, search
 
@@ -36,10 +36,14 @@ class Decision:
 @dataclass(frozen=True)
 class ReviewConfig:
     """How hard to look. Budgets of 0 mean no limit on that axis; each search needs one.
-    With one thread and iteration budgets only, the review is a function of its input."""
+    With one thread and iteration budgets only, the review is a function of its input.
+    A bot that sets budget parts itself searches with them in place of these, in every
+    search, the first and the deeper: a level its whole budget (iterations, seconds and
+    threads), a search bot's spec the parts it names (`mo-ismcts:iterations=100`)."""
 
     #: The search; empty means the game's default bot at the reviewed game's player count
-    #: (the registry's, as the service's advice), chosen when the decisions are read.
+    #: (the registry's, as the service's advice), chosen when the decisions are read; a
+    #: level (`level:3`) is resolved for the reviewed game and player count.
     bot: str = ""
     iterations: int = 500
     seconds: float = 0.0
@@ -51,16 +55,23 @@ class ReviewConfig:
     threads: int = 1
     seed: int = 0
 
-    def search_config(self, number: int, deep: bool) -> SearchConfig:
-        """The configuration of decision `number`'s first (or deeper) search;
-        ValueError naming what is wrong."""
+    def search_config(
+        self, number: int, deep: bool, game: str | None = None, players: int = 0
+    ) -> SearchConfig:
+        """The configuration of decision `number`'s first (or deeper) search in `game` with
+        `players` players (what a level needs); ValueError naming what is wrong."""
         if self.mistakes < 0:
             raise ValueError(f"mistakes must be 0 or more, got {self.mistakes}")
+        budget = {
+            "iterations": self.deep_iterations if deep else self.iterations,
+            "seconds": self.deep_seconds if deep else self.seconds,
+            "threads": self.threads,
+        }
         return advice_config(
             self.bot,
-            iterations=self.deep_iterations if deep else self.iterations,
-            seconds=self.deep_seconds if deep else self.seconds,
-            threads=self.threads,
+            game,
+            players,
+            **(budget | own_budget(self.bot, game, players)),
             seed=decision_seed(self.seed, number, deep),
         )
 
@@ -200,19 +211,24 @@ def _moments(decisions: Sequence[Decision], config: ReviewConfig) -> list[_Momen
     return moments
 
 
-def _check(config: ReviewConfig) -> None:
+def _check(config: ReviewConfig, game: str | None = None, players: int = 0) -> None:
     """ValueError when a search of the review could not be configured."""
     for deep in (False, True):
-        config.search_config(1, deep)
+        config.search_config(1, deep, game, players)
 
 
-def _default_bot(moments: Sequence[_Moment]) -> str:
+def _game(moments: Sequence[_Moment]) -> tuple[str | None, int]:
+    """The reviewed game's name and player count (None and 0 when nothing is searched)."""
+    if not moments:
+        return None, 0
+    first = moments[0]
+    return first.decision.observation.game, first.state.num_players
+
+
+def _default_bot(game: str | None, players: int) -> str:
     """The reviewed game's default bot at its player count (any search when nothing is
     searched)."""
-    if not moments:
-        return DEFAULT_BOT
-    first = moments[0]
-    return engine.game(first.decision.observation.game).default_bot(first.state.num_players)
+    return DEFAULT_BOT if game is None else engine.game(game).default_bot(players)
 
 
 def _stats(result: SearchResult, action: int) -> tuple[float, str, float]:
@@ -234,12 +250,17 @@ class Reviewer:
     milliseconds, keeping only the searches that finished."""
 
     def __init__(self, decisions: Sequence[Decision], config: ReviewConfig) -> None:
-        if config.bot:
+        if is_level(config.bot):
+            parse_spec(config.bot)  # a bad level fails before any work; it needs the game
+        elif config.bot:
             _check(config)  # a named bot or a budget that is wrong fails before any work
         self.moments = _moments(decisions, config)
+        #: The reviewed game and its player count (None and 0 when nothing is searched).
+        self.game, self.players = _game(self.moments)
         if not config.bot:
-            config = replace(config, bot=_default_bot(self.moments))
-            _check(config)
+            config = replace(config, bot=_default_bot(self.game, self.players))
+        if self.game is not None or not is_level(config.bot):
+            _check(config, self.game, self.players)
         self.config = config
         self.seat = decisions[0].observation.observer if decisions else -1
         self._cancel = CancelToken()
@@ -255,7 +276,7 @@ class Reviewer:
         """The moment's search, or None once the review is stopped."""
         if self._cancel.cancelled:
             return None
-        config = self.config.search_config(moment.number, deep)
+        config = self.config.search_config(moment.number, deep, self.game, self.players)
         state = moment.state if not deep else self._state(moment)
         result = search(state, config, self._cancel)
         return None if self._cancel.cancelled else result

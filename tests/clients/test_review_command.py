@@ -53,17 +53,22 @@ def table_rows(output: str) -> list[list[str]]:
     return [line.split() for line in lines]
 
 
+def recorded_decisions(record: Path, index: int, seat: int) -> list[Decision]:
+    """The seat's decisions in game `index` of the record, replayed here."""
+    from clients.tournament.record import read
+
+    game = next(g for g in read(record)[1] if g["index"] == index)
+    state = engine.new_game("royal_cities", 2, seed=game["seed"])
+    return decisions_of_game(state, game["moves"], seat)
+
+
 def test_review_of_a_tournament_record(record: Path, tmp_path: Path) -> None:
     chart = tmp_path / "chart.png"
     result = regent("review", str(record), "--index", "1", "--seat", "1", *BUDGET,
                     "--chart", str(chart), timeout=120)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert chart.read_bytes().startswith(PNG)
-    from clients.tournament.record import read
-
-    game = next(g for g in read(record)[1] if g["index"] == 1)
-    state = engine.new_game("royal_cities", 2, seed=game["seed"])
-    decisions = decisions_of_game(state, game["moves"], 1)
+    decisions = recorded_decisions(record, 1, 1)
     expected = review(decisions, CONFIG)
     assert result.stdout.startswith(format_review(expected, decisions))
     rows = table_rows(result.stdout)
@@ -82,6 +87,29 @@ def test_review_refuses_what_is_not_there(record: Path, tmp_path: Path) -> None:
         assert result.stdout == ""
     missing = regent("review", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "none.jsonl" in missing.stderr
+
+
+def test_review_with_a_level(record: Path, tmp_path: Path) -> None:
+    """`--bot level:1` is the level of the recorded game and player count at its own budget:
+    the library's review with that level. A budget flag beside it, even one given its
+    default value, is refused in one line naming the flag, as the service refuses it."""
+    chart = str(tmp_path / "level.png")
+    result = regent("review", str(record), "--index", "1", "--bot", "level:1", "--mistakes",
+                    "2", "--seed", "5", "--chart", chart, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    decisions = recorded_decisions(record, 1, 0)
+    expected = review(decisions, ReviewConfig(bot="level:1", mistakes=2, seed=5))
+    assert expected.points and result.stdout.startswith(format_review(expected, decisions))
+    for bot, flag, value, words in [
+        ("level:1", "--iterations", "500", "level:1 has its own budget"),
+        ("level:1", "--deep-seconds", "0", "level:1 has its own budget"),
+        ("level:1", "--threads", "1", "level:1 has its own budget"),
+        ("mo-ismcts:iterations=20", "--deep-iterations", "400", "sets its own iterations"),
+    ]:
+        refused = regent("review", str(record), "--bot", bot, flag, value, "--chart", chart)
+        assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+        (line,) = refused.stderr.splitlines()
+        assert f"{flag}: " in line and words in line
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from clients.tournament.play import play_game
-from search.bots import make_bot
+from search.bots import make_bot, resolve, search_config
 from search.review import (
     Decision,
     ReviewConfig,
@@ -140,3 +140,46 @@ def test_with_no_bot_named_the_review_searches_with_the_games_default(
     assert Reviewer(decisions, FAST).config.bot == default
     assert Reviewer(decisions, ReviewConfig(bot="pimc")).config.bot == "pimc"
     assert Reviewer([], FAST).config.bot == "mo-ismcts"  # nothing to search
+
+
+def test_a_level_is_the_reviewed_games_level_with_its_own_budget(
+    played: tuple[engine.State, list[str]],
+) -> None:
+    """`level:1` is resolved for the reviewed game and player count, and its budget (10
+    iterations, one thread) replaces the review's in every search, the deeper ones too: the
+    review equals the one of the level's spec at that budget, whatever budget it is given."""
+    state, moves = played
+    decisions = decisions_of_game(state, moves, seat=0)[:8]
+    game, players = decisions[0].observation.game, state.num_players
+    level = search_config("level:1", game, players)
+    assert level is not None
+    spec = ReviewConfig(
+        bot=resolve("level:1", game, players),
+        iterations=level.iterations,
+        deep_iterations=level.iterations,
+        mistakes=2,
+        seed=4,
+    )
+    expected = review(decisions, spec)
+    assert expected.complete and expected.mistakes
+    for mistake in expected.mistakes:
+        assert sum(a.visits for a in mistake.alternatives) == level.iterations
+    for given in ({}, {"iterations": 999, "deep_iterations": 999, "seconds": 60, "threads": 2}):
+        config = ReviewConfig(bot="level:1", mistakes=2, seed=4, **given)
+        assert review(decisions, config) == expected
+
+
+def test_a_specs_own_budget_replaces_the_reviews() -> None:
+    """A search bot's spec that names its iterations searches with them; a level that does
+    not search (Royal Cities' level 4, its heuristic) or a bad level is refused."""
+    state = engine.new_game("royal_cities", 2, seed=11)
+    result = play_game("royal_cities", ["heuristic"] * 2, 11, None, 2, make_bot)
+    decisions = decisions_of_game(state, list(result.moves), seat=1)[:6]
+    config = ReviewConfig(bot="mo-ismcts:iterations=20", deep_iterations=4000, seed=1)
+    found = review(decisions, config)
+    assert found.mistakes
+    assert all(sum(a.visits for a in m.alternatives) == 20 for m in found.mistakes)
+    with pytest.raises(ValueError, match="a level that searches"):
+        Reviewer(decisions, ReviewConfig(bot="level:4"))
+    with pytest.raises(ValueError, match="level must be within"):
+        Reviewer(decisions, ReviewConfig(bot="level:11"))
