@@ -85,35 +85,59 @@ def serving_still(server: RunningServer) -> None:
 # -- deadlines --------------------------------------------------------------------------------
 
 
+def _in_time(call: Callable[[], Any]) -> Any:
+    """`call()`'s answer, or None when it missed its deadline (DEADLINE_EXCEEDED)."""
+    try:
+        return call()
+    except grpc.RpcError as err:
+        assert err.code() == Code.DEADLINE_EXCEEDED, err
+        return None
+
+
 @pytest.mark.timing
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_deadline_caps_the_search(
     regent_server: RunningServer, advisor: advisor_pb2_grpc.AdvisorServiceStub, threads: int
 ) -> None:
-    """A million iterations under a 1 s deadline: answered in time (gRPC would end the call
-    with DEADLINE_EXCEEDED at 1 s otherwise) with what the search did by then."""
+    """A million iterations under a 1 s deadline: answered in time, with what the search did
+    by the deadline less the 0.5 s a test server keeps back. gRPC ends a late call with
+    DEADLINE_EXCEEDED: a host loaded past its cores, whose server threads can stall longer
+    than those 0.5 s, may miss one of three; a server that ignored the deadline misses all."""
     _, observation = position(3, seed=14)
     request = advisor_pb2.RecommendRequest(
         observation=observation,
         budget=common_pb2.SearchBudget(iterations=1_000_000, threads=threads),
     )
+    answered = []
     for _ in range(3):
-        response = advisor.Recommend(request, timeout=1.0)
-        assert 0 < response.report.iterations < 1_000_000
-        assert sum(m.visits for m in response.report.moves) == response.report.iterations
-    regent_server.wait_idle(SLACK)
+        response = _in_time(lambda: advisor.Recommend(request, timeout=1.0))
+        regent_server.wait_idle(SLACK)
+        if response is not None:
+            answered.append(response.report)
+    assert answered, "three deadlines missed"
+    for report in answered:
+        assert 0 < report.iterations < 1_000_000
+        assert sum(m.visits for m in report.moves) == report.iterations
 
 
 @pytest.mark.timing
-def test_a_deadline_caps_an_analysis(advisor: advisor_pb2_grpc.AdvisorServiceStub) -> None:
-    """The same for an analysis: its final report arrives before the 1.5 s deadline."""
+def test_a_deadline_caps_an_analysis(
+    regent_server: RunningServer, advisor: advisor_pb2_grpc.AdvisorServiceStub
+) -> None:
+    """The same for an analysis: its final report within the 1.5 s deadline, in one of three
+    tries at least (as above)."""
     _, observation = position(2, seed=14)
     request = advisor_pb2.AnalyzeRequest(
         observation=observation,
         budget=common_pb2.SearchBudget(iterations=1_000_000),
         interval_ms=100,
     )
-    messages = list(advisor.Analyze(request, timeout=1.5))
+    for _ in range(3):
+        messages = _in_time(lambda: list(advisor.Analyze(request, timeout=1.5)))
+        regent_server.wait_idle(SLACK)
+        if messages is not None:
+            break
+    assert messages is not None, "three deadlines missed"
     assert messages[-1].final and messages[-1].report.iterations < 1_000_000
     assert len(messages) >= 3
 
