@@ -85,10 +85,15 @@ class Reader:
 
 def first_difference(got: Any, want: Any, path: str = "") -> str | None:
     """The JSON path (`players[1].hand[0]`) of the first place where two JSON values
-    differ, or None when they are equal; `path` names `got` itself."""
+    differ, or None when they are equal; `path` names `got` itself. A key that only one of
+    two objects has is a difference at that key (the engine's own observations always have
+    the same keys; the golden games' replay relies on it to see a field added or dropped)."""
     if isinstance(got, dict) and isinstance(want, dict):
-        for key in got:
-            found = first_difference(got[key], want.get(key), f"{path}.{key}" if path else key)
+        for key in [*got, *(k for k in want if k not in got)]:
+            where = f"{path}.{key}" if path else key
+            if key not in got or key not in want:
+                return where
+            found = first_difference(got[key], want[key], where)
             if found is not None:
                 return found
         return None

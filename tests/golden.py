@@ -23,10 +23,12 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import engine
+from engine.jsonview import first_difference
 
 UPDATE = os.environ.get("REGENT_UPDATE_GOLDEN", "") not in ("", "0")
 MAX_BYTES = 3 * 1024 * 1024
@@ -92,25 +94,33 @@ def dump(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def first_difference(want: Any, got: Any, path: str = "") -> str | None:
-    """The JSON path of the first difference between two JSON values, with both values."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        for key in sorted(set(want) | set(got)):
-            if key not in got or key not in want:
-                return f"{path}.{key}: only in {'the file' if key in want else 'the engine'}"
-            found = first_difference(want[key], got[key], f"{path}.{key}")
-            if found:
-                return found
+#: One step of a JSON path as `engine.jsonview.first_difference` writes it: `.key` or `[i]`.
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+_ABSENT = object()
+
+
+def _at(value: Any, path: str) -> Any:
+    """The value at `path` (its first name, the root's, left out), or _ABSENT."""
+    for key, index in _STEP.findall(path):
+        if key:
+            if not isinstance(value, dict) or key not in value:
+                return _ABSENT
+            value = value[key]
+        else:
+            value = value[int(index)]
+    return value
+
+
+def difference(want: Any, got: Any, root: str) -> str | None:
+    """The first difference between the file's JSON value `want` and the engine's `got`
+    (named `root`): its path, by the engine's own `first_difference`, with both values."""
+    path = first_difference(got, want, root)
+    if path is None:
         return None
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            found = first_difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    if want != got:
-        return f"{path}: file has {json.dumps(want)}, engine gives {json.dumps(got)}"
-    return None
+    in_file, in_engine = _at(want, path[len(root) :]), _at(got, path[len(root) :])
+    if in_file is _ABSENT or in_engine is _ABSENT:
+        return f"{path}: only in {'the file' if in_engine is _ABSENT else 'the engine'}"
+    return f"{path}: file has {json.dumps(in_file)}, engine gives {json.dumps(in_engine)}"
 
 
 HINT = " (if this change is intended, rerun with REGENT_UPDATE_GOLDEN=1 and review the diff)"
@@ -134,7 +144,7 @@ def replay_and_compare(golden: dict[str, Any]) -> None:
             "action": recorded["action"],
             "observations": [plain(state.observation(p)) for p in range(n)],
         }
-        diff = first_difference(recorded, got, "step")
+        diff = difference(recorded, got, "step")
         assert diff is None, f"{where}: {diff}{HINT}"
         action = state.string_to_action(recorded["action"])
         assert action in legal, f"{where}: {recorded['action']!r} is not legal{HINT}"
@@ -142,7 +152,7 @@ def replay_and_compare(golden: dict[str, Any]) -> None:
         assert chosen == recorded["action"], f"{where}: the policy now picks {chosen!r}{HINT}"
         state.apply_action(action)
     assert state.is_terminal(), f"{n} players, seed {seed}: the game goes on{HINT}"
-    diff = first_difference(golden["final"], final_record(state), "final")
+    diff = difference(golden["final"], final_record(state), "final")
     assert diff is None, f"{n} players, seed {seed}: {diff}{HINT}"
 
 
