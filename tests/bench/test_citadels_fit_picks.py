@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.citadels_fit_picks import main, picks
-from tests.search.test_balance_heuristic import record
+from tests.bench.test_balance_heuristic import record
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.citadels_inference import after_drafts, main
-from tests.search.test_balance_heuristic import record
+from tests.bench.test_balance_heuristic import record
 
 
 def test_a_row_per_setting_from_the_positions_after_each_draft(tmp_path: Path, capsys) -> None:

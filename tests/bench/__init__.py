@@ -1,0 +1,1 @@
+"""Tests of bench/: the measuring and fitting tools, run small."""
