@@ -13,45 +13,29 @@ phase, player, character and turn flags, killed and robbed characters, revealed 
 cards moved between hand and cities, cities filled up), seeded. Every accepted observation
 plays to the end under random moves within the bound left from its round; every refused
 one raises InvalidObservationError with a field. `fuzz_case(seed)` rebuilds a failure.
+Random games from the deal are every game's, in tests/engine/test_progress.py.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
-import json
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
 
 import engine
-from convert import observation_from_proto
 from engine import InvalidObservationError
 from engine.citadels import CitadelsState
 from engine.citadels.cards import CHARACTERS, DISTRICTS
 from engine.citadels.observation import PHASES
 from engine.citadels.progress import max_game_length
-from regent.v1 import advisor_pb2
 from tests.citadels.positions import position
+from tests.support.progress import example, play_to_end, refused_field
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_FILES = ("citadels-4p.json", "citadels-7p.json")
 PLAYERS = range(2, 8)
-
-
-@functools.cache
-def _example_text(name: str) -> str:
-    msg = json_format.Parse((EXAMPLES / name).read_text(), advisor_pb2.Observation())
-    return json.dumps(observation_from_proto(msg).to_json())
-
-
-def example(name: str) -> dict[str, Any]:
-    """An example file's observation, as the engine's JSON dict."""
-    return json.loads(_example_text(name))
 
 
 def random_observation(rng: random.Random) -> dict[str, Any]:
@@ -159,19 +143,6 @@ def fuzz_case(seed: int) -> dict[str, Any]:
     return data
 
 
-def play_to_end(state: CitadelsState, bound: int, seed: int, where: str) -> int:
-    """Random moves to the end, checking the invariants; the number of actions."""
-    rng = random.Random(seed)
-    for steps in range(bound + 1):
-        if state.is_terminal():
-            return steps
-        legal = state.legal_actions()
-        assert legal, f"{where}: no legal move in phase {state.phase}"
-        state.apply_action(rng.choice(legal))
-        state.check()
-    raise AssertionError(f"{where}: still running after the bound of {bound} actions")
-
-
 def check_case(seed: int) -> str:
     """Refused with a field, or played to the end within the bound left from its round."""
     data = fuzz_case(seed)
@@ -198,21 +169,6 @@ def test_fuzzed_observations_are_refused_or_played_to_the_end_many() -> None:
         check_case(seed)
 
 
-@pytest.mark.parametrize("n", PLAYERS)
-def test_random_games_stay_within_max_game_length(n: int) -> None:
-    for seed in range(20):
-        state = engine.new_game("citadels", n, seed=seed)
-        assert state.playout(seed) <= state.max_game_length
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n", PLAYERS)
-def test_random_games_stay_within_max_game_length_many(n: int) -> None:
-    for seed in range(20, 2020):
-        state = engine.new_game("citadels", n, seed=seed)
-        assert state.playout(seed) <= state.max_game_length
-
-
 def test_max_game_length_is_the_documented_bound() -> None:
     lengths = [engine.new_game("citadels", n).max_game_length for n in PLAYERS]
     assert lengths == [200 * ((6 if n <= 3 else n) + 127) for n in PLAYERS]
@@ -227,12 +183,6 @@ def test_the_last_round_ends_the_game() -> None:
 
 
 # -- what play cannot go on from, by name -------------------------------------------------------
-
-
-def refused_field(data: dict[str, Any]) -> str:
-    with pytest.raises(InvalidObservationError) as info:
-        engine.state_from_observation(data, seed=1)
-    return info.value.field
 
 
 def view_of(state: CitadelsState) -> dict[str, Any]:

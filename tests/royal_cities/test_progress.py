@@ -6,7 +6,8 @@ turns go on (the Season ends only at its last purchase), purchase marks before a
 first turn, secret choices out of seat order, a pass without two cards, drawn cards that do
 not fit the decision, a Market no play leaves, an Astrologer's or construction selection
 the rules forbid. Everything it accepts plays to the end under random moves within
-`max_game_length` (the engine ends a game after its turn limit; no random game comes near).
+`max_game_length` (the engine ends a game after its turn limit; no random game comes near;
+random games from the deal are every game's, in tests/engine/test_progress.py).
 
 Fuzzing: the example files and observations of random games at random steps (and the
 starved decks of the property tests), broken at random in one to three places (purchase,
@@ -18,42 +19,21 @@ per case list, the slow tier thousands. A failure names the seed: `fuzz_case(see
 from __future__ import annotations
 
 import copy
-import functools
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-from google.protobuf import json_format
 
 import engine
-from convert import observation_from_proto
 from engine import InvalidObservationError
-from engine.royal_cities import RoyalCitiesState
 from engine.royal_cities.observation import PHASES
 from engine.royal_cities.progress import max_game_length
-from regent.v1 import advisor_pb2
 from tests.royal_cities.positions import position
 from tests.royal_cities.test_properties import starved_position
+from tests.support.progress import example, play_to_end, refused_field
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE_FILES = ("royal-cities-2p.json", "royal-cities-4p.json", "royal-cities-solo.json")
 MARKET4 = ["purple-1", "yellow-2", "red-3", "green-4"]
-
-
-@functools.cache
-def _example_text(name: str) -> str:
-    import json
-
-    msg = json_format.Parse((EXAMPLES / name).read_text(), advisor_pb2.Observation())
-    return json.dumps(observation_from_proto(msg).to_json())
-
-
-def example(name: str) -> dict[str, Any]:
-    """An example file's observation, as the engine's JSON dict."""
-    import json
-
-    return json.loads(_example_text(name))
 
 
 def random_observation(rng: random.Random) -> dict[str, Any]:
@@ -176,20 +156,6 @@ def fuzz_case(seed: int) -> dict[str, Any]:
     return data
 
 
-def play_to_end(state: RoyalCitiesState, seed: int, where: str) -> int:
-    """Random moves to the end, checking the invariants; the number of actions."""
-    rng = random.Random(seed)
-    bound = state.max_game_length
-    for steps in range(bound + 1):
-        if state.is_terminal():
-            return steps
-        legal = state.legal_actions()
-        assert legal, f"{where}: no legal move in phase {state.phase}"
-        state.apply_action(rng.choice(legal))
-        state.check()
-    raise AssertionError(f"{where}: still running after max_game_length = {bound} actions")
-
-
 def check_case(seed: int) -> str:
     """Refused with a field, or played to a natural end within the bound."""
     data = fuzz_case(seed)
@@ -198,7 +164,7 @@ def check_case(seed: int) -> str:
     except InvalidObservationError as err:
         assert err.field, f"seed {seed}: an error without a field: {err}"
         return "refused"
-    play_to_end(state, seed, f"seed {seed}")
+    play_to_end(state, state.max_game_length, seed, f"seed {seed}")
     end = state.observation(0)
     # The turn limit ends a game early; random play from an accepted position never needs it.
     assert end.season == end.num_seasons, f"seed {seed}: ended by the turn limit"
@@ -214,21 +180,6 @@ def test_fuzzed_observations_are_refused_or_played_to_the_end() -> None:
 def test_fuzzed_observations_are_refused_or_played_to_the_end_many() -> None:
     for seed in range(300, 4300):
         check_case(seed)
-
-
-@pytest.mark.parametrize("num_players", (1, 2, 3, 4))
-def test_random_games_stay_within_max_game_length(num_players: int) -> None:
-    for seed in range(30):
-        state = engine.new_game("royal_cities", num_players, seed=seed)
-        assert state.playout(seed) <= state.max_game_length
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("num_players", (1, 2, 3, 4))
-def test_random_games_stay_within_max_game_length_many(num_players: int) -> None:
-    for seed in range(30, 3030):
-        state = engine.new_game("royal_cities", num_players, seed=seed)
-        assert state.playout(seed) <= state.max_game_length
 
 
 def test_max_game_length_is_the_documented_bound() -> None:
@@ -255,12 +206,6 @@ def test_the_turn_limit_ends_a_game_that_could_go_on_forever() -> None:
 
 
 # -- the livelock class, from known positions ------------------------------------------------
-
-
-def refused_field(obs: Any) -> str:
-    with pytest.raises(InvalidObservationError) as info:
-        engine.state_from_observation(obs, seed=1)
-    return info.value.field
 
 
 def test_the_example_with_everybody_purchased_is_refused() -> None:

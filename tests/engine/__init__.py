@@ -1,0 +1,1 @@
+"""Tests of what every game of engine/ promises, run over `engine.games()`."""
