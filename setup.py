@@ -57,9 +57,9 @@ PACKAGES = [
     *CYTHON_PACKAGES,
     "convert",
     "server",
-    "server.web",
     "clients",
     "clients.tournament",
+    "clients.web",
     "bench",
     "regent",
     "regent.v1",
@@ -74,7 +74,13 @@ PACKAGE_DATA = {
     **{package: ["*.pxd", "*.pyi", "fits/*.json", "models/*.json"] for package in CYTHON_PACKAGES},
     "engine": ["*.pxd", "*.pyi", "py.typed"],
     "regent.v1": ["*.pyi"],
-    "server.web": ["static/*.html", "static/css/*.css", "static/js/*.js", "static/js/*/*.js"],
+    "clients.web": [
+        "static/*.html",
+        "static/css/*.css",
+        "static/css/*/*.css",
+        "static/js/*.js",
+        "static/js/*/*.js",
+    ],
 }
 
 

@@ -188,7 +188,7 @@ def seconds(text: str) -> float:
 
 def _web_access_options(parser: argparse.ArgumentParser) -> None:
     """Who may use the hint page: `regent serve` and `regent web` take the same options."""
-    from server.web import guard
+    from clients.web import guard
 
     def web_host(text: str) -> str:
         try:

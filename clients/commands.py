@@ -24,6 +24,8 @@ from google.protobuf import json_format
 import engine
 from clients.client import RegentClient, RegentError, Stream
 from clients.text import GameText, player_name, text_module, text_of
+from clients.web.gateway import beside_server, serve_web
+from clients.web.guard import WebOptions
 from convert import converter, observation_from_proto, observer_of
 from engine.heuristics import load_weights
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2
@@ -44,8 +46,6 @@ from server.config import load as load_config
 from server.limits import ServerLimits
 from server.logs import configure as configure_logs
 from server.store import default_db
-from server.web.gateway import serve_web
-from server.web.guard import WebOptions
 
 _FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 #: Codes that blame what the user gave (exit status 2), not the service (1).
@@ -144,16 +144,12 @@ def serve(args: argparse.Namespace) -> int:
             print(f"regent serve: --heuristic-weights {err}", file=sys.stderr)
             return 2
         logging.getLogger("regent.server").info("%s's heuristic weights from %s", game, path)
-    web_address = None if args.no_web else args.web_address
     db = args.db or default_db()
     try:
-        options = _web_options(args)
+        page = None if args.no_web else beside_server(args.web_address, _web_options(args))
         asyncio.run(
-            run_server(
-                args.address, limits, args.grace, web_address, options, db, keys,
-                args.metrics_address,
-            )
-        )  # fmt: skip
+            run_server(args.address, limits, args.grace, page, db, keys, args.metrics_address)
+        )
     except (OSError, RuntimeError, ValueError) as err:  # an address cannot be bound
         print(f"regent serve: {err}", file=sys.stderr)
         return 1

@@ -37,7 +37,7 @@ def _rejected() -> BaseException:
 
 
 def _refused() -> BaseException:
-    from server.web.guard import Refused
+    from clients.web.guard import Refused
 
     return Refused(429, "RESOURCE_EXHAUSTED", "slow down", [{"field": "x"}], {"Retry-After": "1"})
 
@@ -76,6 +76,8 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "clients.tournament.workers.WorkerTraceback": _message(
         "clients.tournament.workers", "WorkerTraceback"
     ),
+    "clients.web.gateway.BadBody": _two_parts("clients.web.gateway", "BadBody"),
+    "clients.web.guard.Refused": _refused,
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),
     "engine.errors.IllegalMoveError": _message("engine.errors", "IllegalMoveError"),
     "engine.errors.InvalidObservationError": _two_parts("engine.errors", "InvalidObservationError"),
@@ -86,8 +88,6 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "server.status.Rejected": _rejected,
     "server.store.StoreError": _message("server.store", "StoreError"),
     "server.store._Taken": _message("server.store", "_Taken"),
-    "server.web.gateway.BadBody": _two_parts("server.web.gateway", "BadBody"),
-    "server.web.guard.Refused": _refused,
 }
 
 

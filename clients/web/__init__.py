@@ -1,1 +1,2 @@
-"""The tabletop hint page: an HTTP/JSON gateway to the AdvisorService and its static files."""
+"""The tabletop hint page, a client of the service: an HTTP/JSON gateway to the
+AdvisorService for the browser, and the page's static files."""

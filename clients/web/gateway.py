@@ -29,7 +29,7 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib.resources import as_file
 from pathlib import Path
 from typing import Any
@@ -40,15 +40,15 @@ from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
+from clients.web import guard
+from clients.web.guard import Access, Refused, WebOptions
 from engine.resources import package_folder
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
-from server.web import guard
-from server.web.guard import Access, Refused, WebOptions
 
 log = logging.getLogger("regent.web")
 
 #: The page's files (HTML, CSS, JavaScript modules), found through importlib.resources.
-STATIC = package_folder("server.web", "static")
+STATIC = package_folder("clients.web", "static")
 #: Keeps the page's files on disk while the process lives (see static_folder).
 _ON_DISK = contextlib.ExitStack()
 #: The longest request body accepted: an observation is a few kilobytes.
@@ -444,13 +444,32 @@ async def _json_errors(
         )
 
 
+@contextlib.asynccontextmanager
+async def running(
+    address: str, target: str, options: WebOptions | None = None
+) -> AsyncIterator[Gateway]:
+    """A gateway on `address` in front of the service at `target`, stopped on leaving."""
+    gateway = Gateway(target, options)
+    await gateway.start(address)
+    try:
+        yield gateway
+    finally:
+        await gateway.stop()
+
+
+def beside_server(
+    address: str, options: WebOptions | None = None
+) -> Callable[[str], contextlib.AbstractAsyncContextManager[Gateway]]:
+    """`regent serve`'s page on `address`, for server.app.serve to run beside the server it
+    starts (given the address that server listens on)."""
+    return lambda server: running(address, local_target(server), options)
+
+
 async def serve_web(address: str, target: str, options: WebOptions | None = None) -> None:
     """`regent web`: the page against the service at `target`, until SIGINT or SIGTERM."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    gateway = Gateway(target, options)
-    await gateway.start(address)
-    await stopping.wait()
-    await gateway.stop()
+    async with running(address, target, options):
+        await stopping.wait()

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from clients.web.gateway import Gateway
+from clients.web.guard import WebOptions
 from server.limits import ServerLimits
-from server.web.gateway import Gateway
-from server.web.guard import WebOptions
 from tests.server.conftest import RunningServer
 
 CHROMIUM = "/usr/bin/chromium"

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from aiohttp import web as aioweb
 
-from server.web.gateway import Gateway, static_folder
-from server.web.guard import WebOptions
+from clients.web.gateway import Gateway, static_folder
+from clients.web.guard import WebOptions
 from tests.server.conftest import RunningServer
 from tests.timing import SLACK
 from tests.web.conftest import GatewayThread, http

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
+from clients.web.guard import WebOptions
 from regent.v1 import advisor_pb2
-from server.web.guard import WebOptions
 from tests.example_files import EXAMPLES, parsed, rendering
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.server.conftest import RunningServer

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from server.web.gateway import STREAMING
+from clients.web.gateway import STREAMING
 from tests.clients.test_review_command import record as record  # the tournament fixture
 from tests.clients.test_review_command import regent
 from tests.server.conftest import RunningServer
