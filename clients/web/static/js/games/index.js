@@ -1,6 +1,7 @@
 // The games the page can set up: those the service lists (GET /api/games) for which this
 // folder has a module, js/games/<name>.js, where <name> is the game's Observation field.
-// A game the page has no module for is not offered.
+// A game the page has no module for is not offered. Beside its module, a game has its
+// styles, css/games/<name>.css, in force before it is offered.
 //
 // A game module's default export is make(info), where `info` is the service's GameInfo in
 // protobuf JSON (title, player counts, score unit, rules options, card table); it returns:
@@ -28,6 +29,18 @@ const defaults = {
   toAct: (position) => (position.decision && position.decision.player !== undefined ? position.decision.player : null),
 };
 
+// A game's stylesheet linked into the page; resolves once it is loaded (or failed to).
+function loadStyles(name) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL(`../../css/games/${name}.css`, import.meta.url).href;
+  const settled = new Promise((resolve) => {
+    link.onload = link.onerror = resolve;
+  });
+  document.head.append(link);
+  return settled;
+}
+
 async function loadGame(info) {
   if (!NAME.test(info.name || "")) return null;
   let module;
@@ -37,6 +50,7 @@ async function loadGame(info) {
     console.warn(`no page module for the game ${info.name}: ${err.message}`);
     return null;
   }
+  await loadStyles(info.name);
   return {
     ...defaults,
     ...module.default(info),
