@@ -19,6 +19,7 @@ import sys
 import engine
 from bench.ladder import PLAYERS, Rung, add_arguments, chart, run_ladder
 from bench.tune import budgeted
+from search.games import default_bot
 
 
 def rung(spec: str, axis: str, amount: float) -> Rung:
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     game = args.game.replace("-", "_")
     if len(args.amounts) < 2 or sorted(args.amounts) != args.amounts or args.amounts[0] <= 0:
         parser.error("give two or more budgets, positive and ascending")
-    spec = args.bot or engine.game(game).default_bot(PLAYERS)
+    spec = args.bot or default_bot(game, PLAYERS)
     rungs = [rung(spec, args.budget, amount) for amount in args.amounts]
     pairs = [(upper, below, args.games) for below, upper in itertools.pairwise(rungs)]
     rows = run_ladder(game, pairs, args, args.budget, rungs[0].name)

@@ -10,8 +10,10 @@ import random
 from dataclasses import asdict, dataclass
 
 import engine
+from bench.games import bench_position
 from engine.interface import State
 from search.bots import search_config
+from search.games import default_bot
 from search.search import search
 
 
@@ -38,11 +40,11 @@ class SearchFigures:
 
 
 def mid_game(game: str, players: int, seed: int) -> State:
-    """A seeded random game played on to its mid-game position (the game's `bench_position`)."""
-    spec = engine.game(game)
-    state = spec.new_game(players, seed=seed)
+    """A seeded random game played on to its mid-game position (see `bench.games`)."""
+    state = engine.new_game(game, players, seed=seed)
+    is_mid_game = bench_position(game)
     rng = random.Random(seed)
-    while not spec.bench_position(state):
+    while not is_mid_game(state):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
 
@@ -51,7 +53,7 @@ def measure(
     game: str, state: State, players: int, position: str, threads: int, seconds: float
 ) -> SearchFigures:
     """The game's default bot searching `state` for `seconds` alone, on `threads` threads."""
-    bot = engine.game(game).default_bot(players)
+    bot = default_bot(game, players)
     config = search_config(
         bot, game, players, iterations=0, seconds=seconds, threads=threads, seed=1
     )

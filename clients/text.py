@@ -1,16 +1,16 @@
-"""Observations as terminal text, for any game with a text module (its
-`GameSpec.adapters["text"]`, `clients/<game>_text.py`, of the shape `GameText`)."""
+"""Observations as terminal text, for any game with a text module: `clients/<game>_text.py`
+beside this module, found by the game's name, of the shape `GameText`."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol, cast
 
-import engine
 from convert import game_of_oneof
+from engine.registry import layer_module
 from regent.v1 import advisor_pb2
 
-#: The adapter role of text modules in `GameSpec.adapters`.
-ROLE = "text"
+#: The package of the games' text modules (this module's own), and their names' ending.
+_LAYER, _SUFFIX = __name__.rpartition(".")[0], "_text"
 
 
 class GameText(Protocol):
@@ -36,8 +36,7 @@ def player_name(player: int, me: int | None) -> str:
 
 def text_module(game: str) -> GameText | None:
     """The text module of the game called `game`, or None when it has none."""
-    spec = engine.game(game)
-    return cast("GameText", spec.adapter(ROLE)) if ROLE in spec.adapters else None
+    return cast("GameText | None", layer_module(_LAYER, game, _SUFFIX))
 
 
 def text_of(observation: advisor_pb2.Observation) -> tuple[GameText, Any] | None:

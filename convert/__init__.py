@@ -1,6 +1,7 @@
 """Conversions between the engine's observations and the service's protobuf messages, for
-every game that has a converter module (its `GameSpec.adapters["converter"]`, of the shape
-`convert.adapter.Converter`). The service and the client library both use them.
+every game that has a converter module, `convert/<game>.py` (found by the game's name, of the
+shape `convert.adapter.Converter`): the service serves exactly those games. The service and
+the client library both use them.
 
 Reading a message (`observation_from_proto`) checks only its shape: enum numbers, card values,
 list lengths and the few strings. Whether the position can happen is left to the engine's
@@ -25,7 +26,7 @@ from typing import Any, cast
 import engine
 from convert.adapter import Converter
 from engine.errors import InvalidObservationError
-from engine.registry import CONVERTER, GameSpec
+from engine.registry import GameSpec, layer_module
 from regent.v1 import advisor_pb2, common_pb2
 
 __all__ = [
@@ -41,23 +42,20 @@ __all__ = [
     "served_games",
 ]
 
-#: The adapter role of converter modules in `GameSpec.adapters`.
-ROLE = CONVERTER
+#: The package of the games' converter modules: this one.
+_LAYER = __name__
 
 
 @functools.cache
 def converter(game: str) -> Converter | None:
-    """The converter module of the game called `game`; None for a game the service does not
-    serve (it has none). ValueError for a name no game has."""
-    spec = engine.game(game)
-    if ROLE not in spec.adapters:
-        return None
-    return cast("Converter", spec.adapter(ROLE))
+    """The converter module of the game called `game`, `convert/<game>.py`; None for a game
+    the service does not serve (it has none). ValueError for a name no game has."""
+    return cast("Converter | None", layer_module(_LAYER, game))
 
 
 def served_games() -> Sequence[GameSpec]:
     """Every game that has a converter, by name: the games the service serves."""
-    return [spec for spec in engine.games() if spec.served]
+    return [spec for spec in engine.games() if converter(spec.name) is not None]
 
 
 def _served(game: str) -> Converter:

@@ -1,6 +1,6 @@
 """Write the observation files of `regent hint` (examples/*.json): mid-game positions of
-seeded games (each game's `GameSpec.examples`) played by the heuristic bot, as the player to
-act sees them, in the canonical form of protobuf's JSON mapping of `regent.v1.Observation`
+seeded games (each game's `EXAMPLES`, in `bench/<game>.py`) played by the heuristic bot, as the
+player to act sees them, in the canonical form of protobuf's JSON mapping of `regent.v1.Observation`
 (`MessageToJson`'s output: lowerCamelCase field names, enums by name), the form every JSON
 parser of protobuf must read (readers accept the .proto field names too).
 
@@ -14,8 +14,8 @@ from pathlib import Path
 from google.protobuf import json_format
 
 import engine
+from bench.games import Example, examples
 from convert import observation_from_proto, observation_to_proto, observer_of, served_games
-from engine.registry import Example
 from regent.v1 import advisor_pb2
 from search.bots import make_bot
 
@@ -39,7 +39,7 @@ def position(game: str, example: Example) -> advisor_pb2.Observation:
 
 def main() -> None:
     for spec in served_games():
-        for example in spec.examples:
+        for example in examples(spec.name):
             message = position(spec.name, example)
             text = json_format.MessageToJson(message, indent=2)
             # The file must read back into the same position, one the engine accepts.

@@ -2,14 +2,15 @@
 strength. Levels 1 to 9 have iteration budgets, so a level is as strong on any machine; level
 10 is the game's default bot at one second a move, the strongest the service offers by default.
 The table below is shared; a game whose ladder places a level elsewhere gives that level its own
-spec (`GameSpec.levels`). The ladders that calibrate them are in docs/strength.md ("Difficulty
-levels")."""
+spec (the `LEVELS` of its `search/<game>.py`, see `search.games`). The ladders that calibrate
+them are in docs/strength.md ("Difficulty levels")."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from engine.registry import GameSpec
+from search.games import default_bot, own_levels
 
 #: The time a move of the top level may take; it has no iteration cap.
 TOP_SECONDS = 1.0
@@ -59,12 +60,12 @@ def level_spec(number: int, game: GameSpec, players: int) -> str:
     """The bot spec of level `number` in `game` with `players` players: the game's own spec for
     the level, else the shared table's; the top level is the game's default bot for the player
     count with no iteration cap and `TOP_SECONDS` a move."""
-    spec = game.levels.get(number) or LEVELS[number - 1].spec
+    spec = own_levels(game.name).get(number) or LEVELS[number - 1].spec
     if spec:
         return spec
-    default_bot = game.default_bot(players)
+    default = default_bot(game.name, players)
     budget = f"iterations=0,seconds={TOP_SECONDS:g}"
-    return f"{default_bot}{',' if ':' in default_bot else ':'}{budget}"
+    return f"{default}{',' if ':' in default else ':'}{budget}"
 
 
 __all__ = ["LEVELS", "TOP_SECONDS", "Level", "level_number", "level_spec"]

@@ -16,8 +16,8 @@ from typing import Any
 
 import engine
 from engine.interface import State
-from engine.registry import DEFAULT_BOT
 from search.bots import advice_config, is_level, own_budget, parse_spec
+from search.games import DEFAULT_BOT, default_bot
 from search.ismcts import CancelToken
 from search.search import SearchConfig, SearchResult, search
 
@@ -228,7 +228,7 @@ def _game(moments: Sequence[_Moment]) -> tuple[str | None, int]:
 def _default_bot(game: str | None, players: int) -> str:
     """The reviewed game's default bot at its player count (any search when nothing is
     searched)."""
-    return DEFAULT_BOT if game is None else engine.game(game).default_bot(players)
+    return DEFAULT_BOT if game is None else default_bot(game, players)
 
 
 def _stats(result: SearchResult, action: int) -> tuple[float, str, float]:

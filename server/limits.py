@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import engine
+import search.games
 
 #: The shortest search worth starting: a call whose deadline leaves less is refused.
 MIN_SEARCH_SECONDS = 0.001
@@ -61,7 +61,7 @@ class ServerLimits:
     #: Longest a Review's searches may take together, in seconds.
     max_review_seconds: float = 1800.0
     #: The spec used when a request names no bot; empty: each game's strongest measured bot
-    #: for its player count (the registry's `default_bots`).
+    #: for its player count (its `search/<game>.py`'s `DEFAULT_BOTS`).
     default_bot: str = ""
     #: Live (unfinished) hosted matches on the database, every caller's together.
     max_matches: int = 1000
@@ -95,7 +95,7 @@ class ServerLimits:
 
     def bot_for(self, game: str, num_players: int) -> str:
         """The bot spec of a request that names none, for `game` at `num_players`."""
-        return self.default_bot or engine.game(game).default_bot(num_players)
+        return self.default_bot or search.games.default_bot(game, num_players)
 
 
 class BudgetError(Exception):

@@ -24,6 +24,7 @@ from google.protobuf import json_format
 import engine
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import make_bot
+from search.games import default_bot
 
 REGENT = str(Path(sys.executable).with_name("regent"))
 #: Seconds any one step may take: a loaded machine is slow, a stuck one never ends.
@@ -38,10 +39,10 @@ def default_bots_move() -> None:
     for spec in engine.games():
         for players in spec.player_counts:
             state = spec.new_game(players, seed=1)
-            bot = make_bot(spec.default_bot(players), spec.name, players)
+            bot = make_bot(default_bot(spec.name, players), spec.name, players)
             action = bot.choose(state, seed=1)
             assert action in state.legal_actions(), (spec.name, players, action)
-            print(f"{spec.name} at {players}: {spec.default_bot(players)} chose", flush=True)
+            print(f"{spec.name} at {players}: {default_bot(spec.name, players)} chose", flush=True)
 
 
 def serve(*flags: str) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-import engine
-from clients.cli import main
+from clients.cli.main import main
+from search.games import default_bot
 
 
 def test_bench_engine_and_search_cover_citadels(capsys):
@@ -28,7 +28,7 @@ def test_bench_engine_and_search_cover_citadels(capsys):
     }
     assert all(r["iterations"] > 0 and r["over_budget"] >= 0 for r in rows)
     # What is measured is the game's default bot at that player count, as hosted matches play.
-    assert {r["bot"] for r in rows} == {engine.game("citadels").default_bot(4)}
+    assert {r["bot"] for r in rows} == {default_bot("citadels", 4)}
 
 
 def test_match_refuses_a_player_count_the_game_does_not_have(capsys):

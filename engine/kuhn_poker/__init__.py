@@ -1,5 +1,6 @@
 """Kuhn poker (three cards, two players, one betting round): a game small enough to
-enumerate, for testing the search. It is not served: it registers no adapters."""
+enumerate, for testing the search. It is not served: no layer above the engine but the
+search has a module for it."""
 
 from engine.kuhn_poker.cards import card_table
 from engine.kuhn_poker.observation import Observation
@@ -33,10 +34,6 @@ SPEC = register(
         random_games=play_random_games,
         cards=card_table(),
         score_unit="chips",
-        bench_position=lambda state: True,
-        # A test game: no benchmark runs it by default.
-        bench_players={},
-        # Searches for chips won, not for winning the pot whatever its size.
-        default_bots={2: "mo-ismcts:margin_weight=1.0,margin_scale=2.0"},
+        testing=True,
     )
 )

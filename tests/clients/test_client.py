@@ -20,6 +20,7 @@ from clients.client import RegentClient, RegentError, seat_spec
 from convert import observation_to_proto
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2
+from search.games import default_bot
 from server.app import BackgroundServer
 from server.limits import ServerLimits
 from tests.server.conftest import LOADED_HOST_MARGIN
@@ -87,7 +88,7 @@ def test_list_games(client: RegentClient) -> None:
     ]
     assert "mo-ismcts" in games.bot_kinds
     assert games.default_bot == ServerLimits.default_bot == ""
-    assert games.games[0].default_bots[2] == engine.game(games.games[0].name).default_bot(2)
+    assert games.games[0].default_bots[2] == default_bot(games.games[0].name, 2)
 
 
 def test_citadels_through_the_client(client: RegentClient) -> None:

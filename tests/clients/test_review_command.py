@@ -15,11 +15,12 @@ import grpc
 import pytest
 
 import engine
+from clients.cli.review import format_review
 from clients.client import RegentClient, RegentError
-from clients.review import format_review
 from convert import observation_from_proto
 from regent.v1 import matches_pb2
 from search.bots import HeuristicBot
+from search.games import default_bot
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from tests.clients.test_cli import Serve
 from tests.commands import ENV, REGENT, ROOT, regent
@@ -27,7 +28,7 @@ from tests.commands import ENV, REGENT, ROOT, regent
 BUDGET = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "--seed", "5")
 #: The command's review: with no --bot, the game's default bot, as the service's.
 CONFIG = ReviewConfig(
-    bot=engine.game("royal_cities").default_bot(2),
+    bot=default_bot("royal_cities", 2),
     iterations=120,
     deep_iterations=400,
     mistakes=2,

@@ -10,6 +10,8 @@ from collections import Counter
 import pytest
 
 import engine
+from clients.text import text_module
+from convert import converter
 from engine import IllegalMoveError
 from engine.kuhn_poker import SPEC
 from engine.kuhn_poker.core import Action
@@ -37,13 +39,11 @@ ENDINGS = {
 }
 
 
-def test_the_registry_knows_the_game_and_it_has_no_adapters() -> None:
+def test_the_registry_knows_the_game_and_it_is_not_served() -> None:
     assert engine.game("kuhn-poker") is SPEC
     assert SPEC.player_counts == (2,)
     assert [card.name for card in SPEC.cards] == ["J", "Q", "K"]
-    assert SPEC.adapters == {}
-    with pytest.raises(LookupError):
-        SPEC.adapter("converter")
+    assert SPEC.testing and converter("kuhn_poker") is None and text_module("kuhn_poker") is None
     with pytest.raises(ValueError, match="2 players"):
         engine.new_game("kuhn_poker", 3)
 

@@ -25,6 +25,7 @@ import pytest
 from engine.kuhn_poker import SPEC, KuhnPokerState, state_from_observation
 from engine.kuhn_poker.cards import CARDS
 from search.bots import SEARCH_BOTS, make_bot
+from search.games import default_bot
 from search.search import SearchConfig, search
 from tests.kuhn_poker.exact import (
     Infoset,
@@ -86,7 +87,7 @@ def played(algorithm: str, iterations: int, seeds: int) -> Strategy:
 def test_every_bot_plays_whole_hands_legally() -> None:
     """Every bot kind, and the game's default bot, over hands from every deal."""
     specs = ["random", "heuristic", *(f"{kind}:iterations=200" for kind in SEARCH_BOTS)]
-    for spec in [*specs, SPEC.default_bot(2)]:
+    for spec in [*specs, default_bot(SPEC.name, 2)]:
         bot = make_bot(spec)
         for seed in range(12):
             state = SPEC.new_game(2, seed)

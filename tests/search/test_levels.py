@@ -10,6 +10,7 @@ import pytest
 import engine
 from clients.tournament.play import play_game
 from search.bots import make_bot, parse_spec, resolve, search_config
+from search.games import default_bot, own_levels
 from search.levels import LEVELS, TOP_SECONDS
 from search.search import SearchConfig, search
 
@@ -56,18 +57,18 @@ def test_levels_resolve_in_every_game(spec: engine.GameSpec) -> None:
     plays (Citadels' levels 7-9 read the draft, which needs a pick model for the count)."""
     for players in spec.player_counts:
         for level in LEVELS[:-1]:
-            own = spec.levels.get(level.number) or level.spec
+            own = own_levels(spec.name).get(level.number) or level.spec
             assert resolve(f"level:{level.number}", spec.name, players) == own
             assert make_bot(f"level:{level.number}", spec.name, players).spec == own
             config = search_config(own)
             assert config is None or (config.iterations > 0 and config.seconds == 0)
         top = resolve(f"level:{TOP}", spec.name, players)
-        assert top.startswith(spec.default_bot(players))
+        assert top.startswith(default_bot(spec.name, players))
         assert make_bot(f"level:{TOP}", spec.name, players).spec
         config = search_config(f"level:{TOP}", spec.name, players)
         assert config is not None
         assert (config.iterations, config.seconds) == (0, TOP_SECONDS)
-        default = search_config(spec.default_bot(players))
+        default = search_config(default_bot(spec.name, players))
         assert default is not None
         assert (config.algorithm, config.c, config.playout) == (
             default.algorithm, default.c, default.playout
@@ -85,7 +86,7 @@ def test_a_level_needs_the_game(number: int) -> None:
 def test_a_games_own_levels_are_below_the_top_and_ordered_by_budget(spec: engine.GameSpec) -> None:
     """A game's own levels replace levels 1 to 9 only, each a bot spec; and in every game the
     searches that take no temperature grow in budget from level to level."""
-    assert set(spec.levels) <= {level.number for level in LEVELS[:-1]}
+    assert set(own_levels(spec.name)) <= {level.number for level in LEVELS[:-1]}
     budgets = []
     for level in LEVELS[:-1]:
         config = search_config(f"level:{level.number}", spec.name, spec.player_counts[0])
@@ -97,10 +98,9 @@ def test_a_games_own_levels_are_below_the_top_and_ordered_by_budget(spec: engine
 def test_citadels_places_its_heuristic_above_the_smallest_searches() -> None:
     """Citadels' heuristic beats a 50-iteration search (docs/strength.md), so its ladder has
     its own levels: the heuristic stands higher than in the shared table."""
-    citadels = engine.game("citadels")
     heuristic = [n for n in range(1, TOP) if resolve(f"level:{n}", "citadels", 4) == "heuristic"]
     shared = [level.number for level in LEVELS if level.spec == "heuristic"]
-    assert citadels.levels and heuristic and heuristic[0] > shared[0]
+    assert own_levels("citadels") and heuristic and heuristic[0] > shared[0]
 
 
 @pytest.mark.parametrize(("game", "players"), [("royal_cities", 2), ("citadels", 4)])

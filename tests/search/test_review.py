@@ -11,6 +11,7 @@ import pytest
 import engine
 from clients.tournament.play import play_game
 from search.bots import make_bot, resolve, search_config
+from search.games import default_bot
 from search.review import (
     Decision,
     ReviewConfig,
@@ -136,7 +137,7 @@ def test_with_no_bot_named_the_review_searches_with_the_games_default(
 ) -> None:
     state, moves = played
     decisions = decisions_of_game(state, moves, seat=0)
-    default = engine.game(decisions[0].observation.game).default_bot(state.num_players)
+    default = default_bot(decisions[0].observation.game, state.num_players)
     assert Reviewer(decisions, FAST).config.bot == default
     assert Reviewer(decisions, ReviewConfig(bot="pimc")).config.bot == "pimc"
     assert Reviewer([], FAST).config.bot == "mo-ismcts"  # nothing to search

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
 from bench.scaling import main
+from search.games import default_bot
 
 
 def test_the_curve_climbs_each_budget_over_the_one_below(tmp_path: Path, capsys) -> None:
@@ -19,7 +19,7 @@ def test_the_curve_climbs_each_budget_over_the_one_below(tmp_path: Path, capsys)
     assert main(args) == 0
     rows = json.loads((tmp_path / "ladder.json").read_text())
     assert [r["name"] for r in rows] == ["8 iterations", "200 iterations"]
-    default = engine.game("royal_cities").default_bot(2)  # the curve's bot: the 2-player default
+    default = default_bot("royal_cities", 2)  # the curve's bot: the 2-player default
     assert rows[0]["below"] == f"{default},iterations=2,threads=1"
     assert rows[1]["elo"] == pytest.approx(rows[0]["gap"] + rows[1]["gap"])
     assert all(r["games"] == 2 for r in rows)

@@ -18,6 +18,7 @@ from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, royal_cities_pb2
 from search.bots import BOT_KINDS, SEARCH_BOTS, resolve
+from search.games import default_bot
 from search.levels import LEVELS
 from tests.server.conftest import (
     RunningServer,
@@ -195,7 +196,7 @@ def test_list_games_lists_the_difficulty_levels(
                 assert spec == resolve(f"level:{level.number}", info.name, players)
         top = info.levels[-1]
         for players, spec in top.bots.items():
-            assert spec.startswith(engine.game(info.name).default_bot(players))
+            assert spec.startswith(default_bot(info.name, players))
             assert "seconds=1" in spec
 
 

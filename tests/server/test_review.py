@@ -14,6 +14,7 @@ from clients.tournament.play import play_game
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot, resolve
+from search.games import default_bot
 from search.levels import LEVELS
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
@@ -138,7 +139,7 @@ def test_a_level_or_no_bot_is_resolved_for_the_reviewed_game(decisions: list[Dec
     every search; no bot is that default."""
     first = decisions[0].observation
     players = engine.state_from_observation(first).num_players
-    default = engine.game(first.game).default_bot(players)
+    default = default_bot(first.game, players)
     _, named = read_request(request(decisions[:1], bot="level:10", **NO_BUDGET), ServerLimits())
     assert named.bot.startswith(default) and "seconds=1" in named.bot
     assert named.iterations == named.deep_iterations == 0

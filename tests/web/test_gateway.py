@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 import pytest
 from google.protobuf import json_format
 
-import engine
 from convert import observation_to_proto
+from search.games import default_bot
 from tests.royal_cities.positions import position
 from tests.server.conftest import RunningServer, terminal_position
 from tests.timing import SLACK
@@ -63,7 +63,7 @@ def test_games(web: GatewayThread) -> None:
     assert game["name"] == "royal_cities" and game["player_counts"] == [1, 2, 3, 4]
     assert citadels["name"] == "citadels" and citadels["player_counts"] == [2, 3, 4, 5, 6, 7]
     assert citadels["rules_options"][0]["name"] == "eight_districts"
-    assert citadels["default_bots"]["4"] == engine.game("citadels").default_bot(4)
+    assert citadels["default_bots"]["4"] == default_bot("citadels", 4)
 
 
 def test_legal_moves(web: GatewayThread) -> None:
