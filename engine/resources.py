@@ -1,4 +1,4 @@
-"""The data files installed with the packages (the heuristics' default fits, Citadels' pick
+"""The data files installed with the packages (the heuristics' default fits, a game's pick
 models, the hint page), found through importlib.resources rather than beside a module's
 `__file__`, so that an install anywhere, zipped or relocated, finds them.
 
@@ -24,7 +24,7 @@ Source: TypeAlias = "str | PathLike[str] | Traversable"
 
 
 def package_folder(package: str, name: str) -> Traversable:
-    """The data folder `name` of an installed package, e.g. ("engine.citadels", "models")."""
+    """The data folder `name` of an installed package, e.g. (a game's package, "models")."""
     return files(package).joinpath(name)
 
 
