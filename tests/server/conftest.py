@@ -1,67 +1,39 @@
-"""A real Regent gRPC server for the service tests.
+"""The service tests' fixtures: real Regent gRPC servers (tests/support/server.py) shared by
+the session, one with generous limits and one that runs a search at a time, stubs on
+channels to them, the server's log, and a throwaway PostgreSQL server.
 
-Each server runs in a background thread with its own asyncio event loop and listens on an
-ephemeral port of 127.0.0.1, so that the tests talk to it over a real socket with the
-synchronous `grpc` API; its matches are kept in an in-memory SQLite database. The server
-object lives in the same process: tests may load a match's true game (`true_match`, as the
-server rebuilds it from its database) and read its running search count
-(`server.slots.running`) to check what it sends.
-
-Shared helpers (positions to ask about, reading BadRequest details) are plain functions here;
-the test modules import them from `tests.server.conftest`.
+The helpers the tests share (servers, positions to ask about, reading BadRequest details)
+are in tests/support/; the test modules import them from there.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import pwd
-import random
-import re
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
-import engine
-from convert import observation_to_proto
-from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2_grpc
-from server.app import BackgroundServer
-from server.limits import ServerLimits
-from server.matches import Match
+from regent.v1 import advisor_pb2_grpc, matches_pb2_grpc
 
-T = TypeVar("T")
-
-#: A card's name as the engine writes it; none may appear in the server's log.
-CARD_NAME = re.compile(r"(purple|yellow|pink|red|blue|green|white)-[0-6]")
-
-#: The time a test server keeps back from a call's deadline: the tests may run on every core
-#: of a 2-core machine (`pytest -n auto`) beside other loads, where the server's threads have
-#: been seen to wait 70 ms for a core between the end of a search and its answer leaving (and
-#: once more than 0.25 s on a host at load 12), more than the 30 ms a server keeps back by
-#: default.
-LOADED_HOST_MARGIN = 0.5
-#: Generous: room for 16 concurrent clients and the hosted bots of many matches.
-WIDE_LIMITS = ServerLimits(max_searches=32, max_threads=2, deadline_margin=LOADED_HOST_MARGIN)
-#: Tight: one search at a time, small iteration budgets; long enough time budgets for the
-#: cancellation test (an Analyze of 20 s).
-TIGHT_LIMITS = ServerLimits(
-    max_searches=1,
-    max_iterations=5000,
-    max_seconds=30,
-    max_threads=1,
-    deadline_margin=LOADED_HOST_MARGIN,
+# For the modules that still import these from here (edited by others at the moment): each
+# imports them from tests.support with its next edit, and then these lines go.
+from tests.support.errors import field_violations, violated_fields  # noqa: F401
+from tests.support.random_games import play_to, position, terminal_position  # noqa: F401
+from tests.support.server import (
+    LOADED_HOST_MARGIN,  # noqa: F401
+    TIGHT_LIMITS,
+    WIDE_LIMITS,
+    RunningServer,
+    free_port,
+    serving,
 )
 
 
@@ -72,34 +44,6 @@ class _Records(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
-
-
-class RunningServer(BackgroundServer):
-    """The service's background server, with what the tests need to look inside it."""
-
-    def channel(self) -> grpc.Channel:
-        return grpc.insecure_channel(self.address)
-
-    def true_match(self, match_id: str) -> Match:
-        """The match with its true states, up to date with the server's database."""
-        match = self._call(self.server.matches.load(match_id))
-        assert match is not None, f"no match {match_id}"
-        return match
-
-    def wait_idle(self, timeout: float = 5.0) -> float:
-        """Wait until no search runs; the seconds it took (AssertionError past `timeout`)."""
-        start = time.perf_counter()
-        while self.server.slots.running:
-            if time.perf_counter() - start > timeout:
-                raise AssertionError(f"{self.server.slots.running} searches still running")
-            time.sleep(0.005)
-        return time.perf_counter() - start
-
-
-@contextlib.contextmanager
-def serving(limits: ServerLimits) -> Iterator[RunningServer]:
-    with RunningServer(limits=limits) as running:
-        yield running
 
 
 @pytest.fixture(scope="session")
@@ -160,83 +104,10 @@ def tight_advisor(tight_channel: grpc.Channel) -> advisor_pb2_grpc.AdvisorServic
     return advisor_pb2_grpc.AdvisorServiceStub(tight_channel)
 
 
-# -- helpers -----------------------------------------------------------------------
-
-
-def play_to(
-    num_players: int,
-    seed: int,
-    accept: Callable[[engine.State], bool],
-    min_moves: int = 0,
-    max_games: int = 200,
-) -> engine.State:
-    """The first state of random games (seeded from `seed`) after `min_moves` moves that
-    `accept` takes; the game is not over."""
-    for game in range(seed, seed + max_games):
-        state = engine.new_game("royal_cities", num_players, game)
-        rng = random.Random(game)
-        moves = 0
-        while not state.is_terminal():
-            if moves >= min_moves and accept(state):
-                return state
-            state.apply_action(rng.choice(state.legal_actions()))
-            moves += 1
-    raise AssertionError("no such position")
-
-
-#: Decisions of the game's setup, reached before any ordinary move.
-SETUP_PHASES = ("pass", "first_build", "solo_own", "solo_regent")
-
-
-def position(
-    num_players: int = 3, seed: int = 0, phase: str = "turn", min_moves: int | None = None
-) -> tuple[engine.State, advisor_pb2.Observation]:
-    """A true state in `phase` (after `min_moves` random moves: by default 10, none for a
-    setup decision) and the message of the observation of the player to act."""
-    if min_moves is None:
-        min_moves = 0 if phase in SETUP_PHASES else 10
-    state = play_to(num_players, seed, lambda s: s.phase == phase, min_moves)
-    return state, observation_to_proto(state.observation(state.current_player))
-
-
-def terminal_position(num_players: int = 2, seed: int = 0) -> advisor_pb2.Observation:
-    """The last player's observation of a finished random game."""
-    state = engine.new_game("royal_cities", num_players, seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-    return observation_to_proto(state.observation(0))
-
-
-def field_violations(err: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldViolation]:
-    """The google.rpc.BadRequest field violations an error carries."""
-    status = rpc_status.from_call(err)
-    if status is None:
-        return []
-    assert status.code == err.code().value[0], "the status details disagree with the code"
-    found = []
-    for detail in status.details:
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            bad = error_details_pb2.BadRequest()
-            detail.Unpack(bad)
-            found.extend(bad.field_violations)
-    return found
-
-
-def violated_fields(err: grpc.RpcError) -> list[str]:
-    return [v.field for v in field_violations(err)]
-
-
 # -- a throwaway PostgreSQL server --------------------------------------------------------
 
 #: Debian's PostgreSQL server programs (apt-get install postgresql; .ci/run installs it).
 PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="session")

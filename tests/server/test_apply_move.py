@@ -16,7 +16,7 @@ from convert.royal_cities import TABLE
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from tests.royal_cities.positions import play, position
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
-from tests.server.conftest import violated_fields
+from tests.support.errors import violated_fields
 
 Code = grpc.StatusCode
 MARKET = ["purple-3", "yellow-4", "red-1", "blue-2"]

@@ -19,7 +19,7 @@ from search.bots import make_bot
 from server.follow import HIDDEN_TEXT
 from tests.follow_table import follow_game
 from tests.royal_cities.positions import play, position
-from tests.server.conftest import violated_fields
+from tests.support.errors import violated_fields
 
 Code = grpc.StatusCode
 MARKET = ["purple-3", "yellow-4", "red-1", "blue-2"]

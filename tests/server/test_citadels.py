@@ -16,8 +16,9 @@ import engine
 from convert import observation_from_proto, observation_to_proto
 from engine.citadels.cards import CHARACTERS
 from regent.v1 import advisor_pb2, citadels_pb2, common_pb2, matches_pb2
-from tests.server.conftest import RunningServer, violated_fields
 from tests.server.test_matches import FINISHED, SECRET_TEXT, error_of, human, play, view, watch
+from tests.support.errors import violated_fields
+from tests.support.server import RunningServer
 
 Code = grpc.StatusCode
 _pb = citadels_pb2

@@ -18,7 +18,8 @@ from server.limits import ServerLimits
 from server.match import rebuild
 from server.store import MOVE, LoggedMove, MatchRecord
 from tests.commands import Serving
-from tests.server.conftest import RunningServer, violated_fields
+from tests.support.errors import violated_fields
+from tests.support.server import RunningServer
 
 Code = grpc.StatusCode
 

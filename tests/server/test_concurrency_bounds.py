@@ -14,7 +14,7 @@ import pytest
 import engine
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
-from tests.server.conftest import violated_fields
+from tests.support.errors import violated_fields
 
 Code = grpc.StatusCode
 

@@ -22,7 +22,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, ma
 from search.bots import make_bot
 from search.review import decisions_of_game
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 Code = grpc.StatusCode
 CHECK = health_pb2.HealthCheckRequest()

@@ -17,7 +17,7 @@ import engine
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 
 @pytest.mark.slow

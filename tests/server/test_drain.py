@@ -14,7 +14,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer, position
+from tests.support.random_games import position
+from tests.support.server import RunningServer
 from tests.timing import SLACK
 
 Code = grpc.StatusCode

@@ -27,7 +27,8 @@ from server.limits import ServerLimits
 from server.matches import rebuild
 from server.store import MIGRATIONS, Store
 from tests.commands import Serving
-from tests.server.conftest import RunningServer, violated_fields
+from tests.support.errors import violated_fields
+from tests.support.server import RunningServer
 from tests.timing import PROCESS_SLACK
 
 Code = grpc.StatusCode

@@ -18,7 +18,8 @@ from convert import observation_from_proto, observer_of
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import SearchBot, make_bot, resolve, search_config
 from search.search import search
-from tests.server.conftest import RunningServer, violated_fields
+from tests.support.errors import violated_fields
+from tests.support.server import RunningServer
 
 Code = grpc.StatusCode
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -21,10 +21,11 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import make_bot
 from server.limits import ServerLimits
 from tests.commands import regent
-from tests.server.conftest import LOADED_HOST_MARGIN as MARGIN
-from tests.server.conftest import RunningServer, serving, violated_fields
 from tests.server.test_levels import observation
 from tests.server.test_levels_clients import EXAMPLE
+from tests.support.errors import violated_fields
+from tests.support.server import LOADED_HOST_MARGIN as MARGIN
+from tests.support.server import RunningServer, serving
 
 Code = grpc.StatusCode
 POSITION = "royal-cities-2p.json"

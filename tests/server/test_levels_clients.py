@@ -12,7 +12,7 @@ import pytest
 from clients.tournament.remote import parse_address
 from search.bots import search_config
 from tests.commands import ROOT, regent
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 EXAMPLE = ROOT / "examples" / "royal-cities-2p.json"
 

@@ -21,12 +21,8 @@ from convert import observation_from_proto, observation_to_proto
 from engine.royal_cities import RulesConfig
 from regent.v1 import advisor_pb2, common_pb2, matches_pb2, matches_pb2_grpc, royal_cities_pb2
 from server.limits import ServerLimits
-from tests.server.conftest import (
-    CARD_NAME,
-    RunningServer,
-    serving,
-    violated_fields,
-)
+from tests.support.errors import violated_fields
+from tests.support.server import CARD_NAME, RunningServer, serving
 
 Code = grpc.StatusCode
 PLAYING = matches_pb2.MATCH_STATUS_PLAYING

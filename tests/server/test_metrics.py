@@ -13,7 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

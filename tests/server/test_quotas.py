@@ -15,7 +15,9 @@ import pytest
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
 from server.quotas import API_KEY_HEADER, ApiKey
-from tests.server.conftest import RunningServer, position, violated_fields
+from tests.support.errors import violated_fields
+from tests.support.random_games import position
+from tests.support.server import RunningServer
 
 Code = grpc.StatusCode
 CLUB = ApiKey("club", "club-secret-0123456789", matches=5, searches_per_second=0.01)

@@ -29,13 +29,9 @@ from regent.v1 import (
     matches_pb2_grpc,
     royal_cities_pb2,
 )
-from tests.server.conftest import (
-    RunningServer,
-    field_violations,
-    play_to,
-    position,
-    terminal_position,
-)
+from tests.support.errors import field_violations
+from tests.support.random_games import play_to, position, terminal_position
+from tests.support.server import RunningServer
 from tests.timing import SLACK
 
 Code = grpc.StatusCode

@@ -20,7 +20,7 @@ import pytest
 from clients.web.gateway import Gateway
 from clients.web.guard import WebOptions
 from server.limits import ServerLimits
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"

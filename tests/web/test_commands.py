@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from tests.clients.test_cli import Serve
 from tests.commands import ENV, REGENT, ROOT, regent
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 from tests.web.conftest import http
 
 

@@ -20,7 +20,7 @@ from aiohttp import web as aioweb
 
 from clients.web.gateway import Gateway, static_folder
 from clients.web.guard import WebOptions
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 from tests.timing import SLACK
 from tests.web.conftest import GatewayThread, http
 

@@ -17,7 +17,7 @@ from clients.web.guard import WebOptions
 from regent.v1 import advisor_pb2
 from tests.example_files import EXAMPLES, parsed, rendering
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 from tests.web.conftest import ANSWERED, GatewayThread, http
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}

@@ -15,7 +15,7 @@ import pytest
 from clients.web.gateway import STREAMING
 from tests.clients.test_review_command import record as record  # the tournament fixture
 from tests.clients.test_review_command import regent
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 from tests.web.conftest import GatewayThread, http
 from tests.web.test_page import VIEWPORTS
 
