@@ -7,12 +7,13 @@ import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 import engine
 from convert import game_number, observation_from_proto, observer_of, served_games
+from convert.reports import bot_report, report
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import (
@@ -25,7 +26,7 @@ from search.bots import (
     search_config,
 )
 from search.levels import LEVELS
-from search.search import SearchConfig, SearchResult
+from search.search import SearchConfig
 from server.apply import apply_move
 from server.follow import apply_observed_move, observed_moves
 from server.levels import bot_budget
@@ -48,47 +49,17 @@ from server.status import (
 )
 
 
-def report(result: SearchResult) -> common_pb2.SearchReport:
-    """A search result as the proto's SearchReport."""
-    return common_pb2.SearchReport(
-        move=common_pb2.Move(id=result.action, text=result.text),
-        moves=[
-            common_pb2.MoveStatistics(
-                move=common_pb2.Move(id=m.action, text=m.text),
-                visits=m.visits,
-                mean_reward=m.mean_reward,
-                win_chance=m.win_chance,
-            )
-            for m in result.moves
-        ],
-        principal_variation=list(result.principal_variation),
-        iterations=result.iterations,
-        elapsed_seconds=result.elapsed,
-    )
-
-
-def bot_report(state: engine.State, bot: Bot, seed: int) -> common_pb2.SearchReport:
-    """The move of a bot that does not search (a level that plays the game's heuristic) as a
-    report with no statistics: it weighs no moves and runs no iterations."""
-    start = time.perf_counter()
-    action = bot.choose(state, seed)
-    return common_pb2.SearchReport(
-        move=common_pb2.Move(id=action, text=state.action_to_string(action)),
-        elapsed_seconds=time.perf_counter() - start,
-    )
-
-
-def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
-    """The game an observation describes, from the observer's point of view.
-    Field paths start at the request: `observation.<game>.players[1].hand[0]`
-    (list indices count the cards in the order sent, except where the engine
-    itself finds the fault, after it has sorted them by kind)."""
+def read_observation(observation: advisor_pb2.Observation, seed: int) -> tuple[Any, engine.State]:
+    """The engine's observation a message holds, read once, and the game it describes from
+    the observer's point of view. Field paths start at the request:
+    `observation.<game>.players[1].hand[0]` (list indices count the cards in the order sent,
+    except where the engine itself finds the fault, after it has sorted them by kind)."""
     try:
         obs = observation_from_proto(observation)
     except InvalidObservationError as err:
         raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
     try:
-        return engine.state_from_observation(obs, seed=seed)
+        return obs, engine.state_from_observation(obs, seed=seed)
     except InvalidObservationError as err:
         game = observation.WhichOneof("game")
         raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
@@ -96,8 +67,8 @@ def state_of(observation: advisor_pb2.Observation, seed: int) -> engine.State:
 
 T = TypeVar("T")
 #: Threads reading and converting positions (ApplyObservedMove deals many worlds: 0.5 s for
-#: a Citadels turn's end), off the event loop so that every other call, health checks too,
-#: answers meanwhile, and apart from the searches' slots.
+#: a turn's end in the slowest game), off the event loop so that every other call, health
+#: checks too, answers meanwhile, and apart from the searches' slots.
 WORK_THREADS = 2
 
 
@@ -112,15 +83,23 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.work, functools.partial(call, *args))
 
-    def _config(
+    async def _prepared(
         self, request, context: grpc.aio.ServicerContext
+    ) -> tuple[engine.State, SearchConfig | Bot, float | None]:
+        """`_config` on the work threads: reading the position is the call's CPU work."""
+        remaining = context.time_remaining()
+        deadline = None if remaining is None else time.monotonic() + remaining
+        return await self._off_loop(self._config, request, deadline)
+
+    def _config(
+        self, request, deadline: float | None
     ) -> tuple[engine.State, SearchConfig | Bot, float | None]:
         """The state to search, the configuration, checked (or the bot of a level that does
         not search, whose move is the answer), and the monotonic time by which the search
-        must stop to answer within the call's deadline; raises Rejected."""
+        must stop to answer by the call's `deadline` (monotonic); raises Rejected."""
         if not request.HasField("observation"):
             raise Rejected(invalid_argument("observation", "is required"))
-        state = state_of(request.observation, request.seed)
+        _, state = read_observation(request.observation, request.seed)
         if state.is_terminal():
             raise Rejected(failed_precondition("the game is over: there is no move to advise"))
         game, observer = observer_of(request.observation)
@@ -132,7 +111,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                     "is to act: advice is for the player to act",
                 )
             )
-        remaining = context.time_remaining()
+        remaining = None if deadline is None else deadline - time.monotonic()
         stop_by = stop_time(remaining, self.limits.deadline_margin)
         if too_late(remaining):
             raise Rejected(deadline_exceeded("the call's deadline leaves no time to search"))
@@ -156,73 +135,53 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             raise Rejected(resource_exhausted("bot", str(err))) from None
         return state, config, stop_by
 
-    async def _abort(self, context: grpc.aio.ServicerContext, status: grpc.Status) -> None:
-        await context.abort_with_status(status)
-
     async def Recommend(self, request, context):
         if self.slots.full:  # before the work of reading the position
-            await self._abort(context, _busy(self.limits))
-        try:
-            state, config, stop_by = self._config(request, context)
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+            raise Rejected(_busy(self.limits))
+        state, config, stop_by = await self._prepared(request, context)
         if not isinstance(config, SearchConfig):
-            played = await asyncio.to_thread(bot_report, state, config, request.seed)
+            played = await self._off_loop(bot_report, state, config, request.seed)
             return advisor_pb2.RecommendResponse(report=played)
         if not self.slots.try_acquire():
-            await self._abort(context, _busy(self.limits))
+            raise Rejected(_busy(self.limits))
         result = await run_to_end(state, config, self.slots, stop_by)
         return advisor_pb2.RecommendResponse(report=report(result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
         if self.slots.full:
-            await self._abort(context, _busy(self.limits))
-        try:
-            state, config, stop_by = self._config(request, context)
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+            raise Rejected(_busy(self.limits))
+        state, config, stop_by = await self._prepared(request, context)
         if request.interval_ms < 0:
-            await self._abort(context, invalid_argument("interval_ms", "cannot be negative"))
+            raise Rejected(invalid_argument("interval_ms", "cannot be negative"))
         interval_ms = max(request.interval_ms or self.limits.default_interval_ms,
                           self.limits.min_interval_ms)  # fmt: skip
         if not isinstance(config, SearchConfig):
-            played = await asyncio.to_thread(bot_report, state, config, request.seed)
+            played = await self._off_loop(bot_report, state, config, request.seed)
             yield advisor_pb2.AnalyzeResponse(report=played, final=True)
             return
         if not self.slots.try_acquire():
-            await self._abort(context, _busy(self.limits))
+            raise Rejected(_busy(self.limits))
         reports = run_in_slices(state, config, interval_ms / 1000, self.slots, stop_by)
         async for result, finished in reports:
             yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
 
     async def LegalMoves(self, request, context):
-        try:
-            return await self._off_loop(_legal_moves, request)
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+        return await self._off_loop(_legal_moves, request)
 
     async def ApplyMove(self, request, context):
         if not request.HasField("observation"):
-            await self._abort(context, invalid_argument("observation", "is required"))
-        try:
-            return await self._off_loop(
-                apply_move, request.observation, request.move, request.revealed
-            )
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+            raise Rejected(invalid_argument("observation", "is required"))
+        return await self._off_loop(apply_move, request.observation, request.move, request.revealed)
 
     async def Review(self, request, context) -> AsyncIterator[advisor_pb2.ReviewResponse]:
         """One seat's game reviewed in one search slot (see server/reviewing.py); at most
         half the slots review at once, each for at most `max_review_seconds`, so that
         reviews never take every slot from advice."""
         if self.slots.full or self.slots.reviews >= self.slots.review_limit:
-            await self._abort(context, _busy(self.limits, review=True))
-        try:
-            decisions, config = await self._off_loop(read_review, request, self.limits)
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+            raise Rejected(_busy(self.limits, review=True))
+        decisions, config = await self._off_loop(read_review, request, self.limits)
         if not self.slots.try_acquire_review():
-            await self._abort(context, _busy(self.limits, review=True))
+            raise Rejected(_busy(self.limits, review=True))
         try:
             remaining = context.time_remaining()
             margin = self.limits.review_deadline_margin
@@ -236,17 +195,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
 
     async def ApplyObservedMove(self, request, context):
         if not request.HasField("observation"):
-            await self._abort(context, invalid_argument("observation", "is required"))
-        try:
-            return await self._off_loop(
-                apply_observed_move,
-                request.observation,
-                request.player,
-                request.move,
-                request.revealed,
-            )
-        except Rejected as rejected:
-            await self._abort(context, rejected.status)
+            raise Rejected(invalid_argument("observation", "is required"))
+        return await self._off_loop(
+            apply_observed_move, request.observation, request.player, request.move, request.revealed
+        )
 
     async def ListGames(self, request, context):
         """Every game the engine plays, with its player counts, rules options and card
@@ -296,16 +248,16 @@ def _legal_moves(request: advisor_pb2.LegalMovesRequest) -> advisor_pb2.LegalMov
     raises Rejected."""
     if not request.HasField("observation"):
         raise Rejected(invalid_argument("observation", "is required"))
-    state = state_of(request.observation, 0)
+    obs, state = read_observation(request.observation, 0)
     response = advisor_pb2.LegalMovesResponse()
     if not state.is_terminal():
         response.player = state.current_player
-    if state.current_player == observer_of(request.observation)[1]:
+    if state.current_player == obs.observer:
         response.moves.extend(
             common_pb2.Move(id=a, text=state.action_to_string(a)) for a in state.legal_actions()
         )
     elif not state.is_terminal():
-        response.observed_moves.extend(observed_moves(observation_from_proto(request.observation)))
+        response.observed_moves.extend(observed_moves(obs))
     return response
 
 
@@ -318,4 +270,4 @@ def _busy(limits: ServerLimits, review: bool = False) -> grpc.Status:
     )
 
 
-__all__ = ["Advisor", "Rejected", "bot_report", "report", "state_of"]
+__all__ = ["Advisor", "Rejected", "read_observation"]

@@ -12,6 +12,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
 import grpc
@@ -26,20 +28,24 @@ from server.limits import ServerLimits
 from server.matches import Matches
 from server.quotas import ApiKey, Quotas
 from server.searching import SearchSlots
-from server.status import Rejected, invalid_argument, unavailable
+from server.status import (
+    AioStream,
+    AioUnary,
+    Rejected,
+    StatusInterceptor,
+    invalid_argument,
+    unavailable,
+)
 from server.store import MEMORY
-from server.web.gateway import Gateway, local_target
-from server.web.guard import WebOptions
 
 log = logging.getLogger("regent.server")
-#: A grpc.aio handler's behaviours (grpc's stubs type `RpcMethodHandler` for the synchronous
-#: server: plain functions of a `grpc.ServicerContext`).
-_AioUnary = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
-_AioStream = Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
 
 #: Requests larger than this are decoded on a worker thread, so that a big one
 #: never holds up the event loop (and every other call) while it is parsed.
 _DECODE_ON_LOOP_BYTES = 16 * 1024
+#: The threads that decode them: a pool of their own, bounded, apart from the searches', the
+#: database's and asyncio's default executor (which nothing of the server's uses).
+DECODE_THREADS = 2
 _HEALTH_PREFIX = f"/{health.SERVICE_NAME}/"
 
 SERVICES = (
@@ -73,6 +79,7 @@ class CallLog(grpc.aio.ServerInterceptor):
         self.received: Counter[str] = Counter()
         self._idle = asyncio.Event()
         self._idle.set()
+        self.decoding = ThreadPoolExecutor(DECODE_THREADS, thread_name_prefix="regent-decode")
 
     async def idle(self) -> None:
         """Wait until no call but health checks is running."""
@@ -110,14 +117,14 @@ class CallLog(grpc.aio.ServerInterceptor):
         self.received[method] += 1
         decode = handler.request_deserializer
         if handler.unary_unary is not None:
-            inner = cast(_AioUnary, handler.unary_unary)
+            inner = cast(AioUnary, handler.unary_unary)
 
             async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
                 start, error = time.perf_counter(), None
                 self._enter(method)
                 try:
                     await self._admit(method, context)
-                    return await inner(await _decoded(decode, data, context), context)
+                    return await inner(await self._decoded(decode, data, context), context)
                 except BaseException as err:
                     error = err
                     raise
@@ -126,7 +133,7 @@ class CallLog(grpc.aio.ServerInterceptor):
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
         if handler.unary_stream is not None:
-            stream = cast(_AioStream, handler.unary_stream)
+            stream = cast(AioStream, handler.unary_stream)
 
             async def streaming(
                 data: bytes, context: grpc.aio.ServicerContext
@@ -135,7 +142,7 @@ class CallLog(grpc.aio.ServerInterceptor):
                 self._enter(method)
                 try:
                     await self._admit(method, context)
-                    request = await _decoded(decode, data, context)
+                    request = await self._decoded(decode, data, context)
                     async for item in stream(request, context):
                         yield item
                 except BaseException as err:
@@ -161,19 +168,19 @@ class CallLog(grpc.aio.ServerInterceptor):
         except Rejected as rejected:
             await context.abort_with_status(rejected.status)
 
-
-async def _decoded(
-    decode: Callable[[bytes], Any] | None, data: bytes, context: grpc.aio.ServicerContext
-) -> Any:
-    """The request message; INVALID_ARGUMENT (not UNKNOWN) for bytes that are not one."""
-    if decode is None:
-        return data
-    try:
-        if len(data) > _DECODE_ON_LOOP_BYTES:
-            return await asyncio.to_thread(decode, data)
-        return decode(data)
-    except DecodeError:
-        await context.abort_with_status(invalid_argument("request", "is not a valid message"))
+    async def _decoded(
+        self, decode: Callable[[bytes], Any] | None, data: bytes, context: grpc.aio.ServicerContext
+    ) -> Any:
+        """The request message; INVALID_ARGUMENT (not UNKNOWN) for bytes that are not one."""
+        if decode is None:
+            return data
+        try:
+            if len(data) > _DECODE_ON_LOOP_BYTES:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self.decoding, decode, data)
+            return decode(data)
+        except DecodeError:
+            await context.abort_with_status(invalid_argument("request", "is not a valid message"))
 
 
 def _label(method: str) -> str:
@@ -207,7 +214,8 @@ class RegentServer:
         self.metrics_address = metrics_address
         self.metrics: metrics.MetricsServer | None = None
         self.server = grpc.aio.server(
-            interceptors=[self.calls],
+            # The call log outermost, so that it sees the status each call ended with.
+            interceptors=[self.calls, StatusInterceptor()],
             options=[
                 # No SO_REUSEPORT: a second server on a busy port must fail, not share it.
                 ("grpc.so_reuseport", 0),
@@ -253,6 +261,8 @@ class RegentServer:
         self.slots.stop_all()
         await self.matches.close()
         await self.server.stop(_CUT_SHORT)
+        for pool in (self.calls.decoding, self.advisor.work):
+            pool.shutdown(wait=False, cancel_futures=True)
         metrics.unwatch(self)
         if self.metrics is not None:
             self.metrics.stop()
@@ -270,40 +280,43 @@ class RegentServer:
              lambda: pool.queued),
             ("regent_live_matches", "Unfinished hosted matches this replica holds in memory.",
              lambda: len(self.matches.live)),
+            ("regent_watchers", "Open Watch streams on this replica (at most max_watchers).",
+             lambda: self.matches.watchers.count),
         ]  # fmt: skip
+
+
+#: What runs beside a server, made from the address it listens on: entered once it listens,
+#: left as it stops (the front ends give it; the server names none of them).
+Beside = Callable[[str], AbstractAsyncContextManager[object]]
 
 
 async def serve(
     address: str,
     limits: ServerLimits,
     grace: float = 5.0,
-    web_address: str | None = None,
-    web_options: WebOptions | None = None,
+    beside: Beside | None = None,
     db: str = MEMORY,
     keys: Sequence[ApiKey] = (),
     metrics_address: str | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully (a second signal stops
-    at once); with `web_address`, the hint page's gateway runs on the same event loop
-    and talks to this server."""
+    at once); with `beside`, what it makes of the server's address (`regent serve`'s hint
+    page gateway) runs on the same event loop from the server's start to its stop."""
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
     server = RegentServer(address, limits, db, keys, metrics_address)
     await server.start()
-    gateway = None
-    if web_address is not None:
-        gateway = Gateway(local_target(server.address), web_options)
-        try:
-            await gateway.start(web_address)
-        except OSError:
-            await server.stop(0)
-            raise
-    await stopping.wait()
+    async with contextlib.AsyncExitStack() as companions:
+        if beside is not None:
+            try:
+                await companions.enter_async_context(beside(server.address))
+            except OSError:
+                await server.stop(0)
+                raise
+        await stopping.wait()
     stopping.clear()
-    if gateway is not None:
-        await gateway.stop()
     stop = asyncio.create_task(server.stop(grace))
     again = asyncio.create_task(stopping.wait())
     await asyncio.wait((stop, again), return_when=asyncio.FIRST_COMPLETED)

@@ -76,26 +76,23 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
         return match, seat
 
     async def CreateMatch(self, request, context):
-        try:
-            caller = current_caller()
-            counts = await self._db(self.opened.live_counts, caller.identity)
-            check_matches(self.limits, caller, counts)
-            match, tokens = await self.off_loop(self._create, request)
-            record = MatchRecord(
-                id=match.id,
-                game=match.game,
-                seats=match.seats,
-                rules=match.initial.rules.to_json(),
-                seed=match.seed,
-                public=match.public,
-                created_at=time.time(),
-                token_hashes=match.token_hashes,
-                creator=caller.identity,
-            )
-            start = Progress(None, match.state.current_player, match.bot_turn)
-            await self._db(self.opened.create, record, start)
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
+        caller = current_caller()
+        counts = await self._db(self.opened.live_counts, caller.identity)
+        check_matches(self.limits, caller, counts)
+        match, tokens = await self.off_loop(self._create, request)
+        record = MatchRecord(
+            id=match.id,
+            game=match.game,
+            seats=match.seats,
+            rules=match.initial.rules.to_json(),
+            seed=match.seed,
+            public=match.public,
+            created_at=time.time(),
+            token_hashes=match.token_hashes,
+            creator=caller.identity,
+        )
+        start = Progress(None, match.state.current_player, match.bot_turn)
+        await self._db(self.opened.create, record, start)
         self.live[match.id] = match
         self._wake(match)
         return matches_pb2.CreateMatchResponse(
@@ -175,48 +172,42 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
         return bot
 
     async def GetView(self, request, context):
-        try:
-            match, seat = await self._seat(request.match_id, request.token)
-            at = request.at_move if request.HasField("at_move") else None
-            if at is not None and at > len(match.events):
-                reason = f"the match has {len(match.events)} moves, not {at}"
-                raise Rejected(invalid_argument("at_move", reason))
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
+        match, seat = await self._seat(request.match_id, request.token)
+        at = request.at_move if request.HasField("at_move") else None
+        if at is not None and at > len(match.events):
+            reason = f"the match has {len(match.events)} moves, not {at}"
+            raise Rejected(invalid_argument("at_move", reason))
         return seat_view(match, seat, at)
 
     async def Play(self, request, context):
-        try:
-            match, seat = await self._seat(request.match_id, request.token)
-            async with match.lock:
-                await self._catch_up_locked(match)
-                number = len(match.events)
-                expected = request.expected_move if request.HasField("expected_move") else number
-                if expected < number:
-                    return matches_pb2.PlayResponse(
-                        view=self._retried(match, seat, expected, request.move)
+        match, seat = await self._seat(request.match_id, request.token)
+        async with match.lock:
+            await self._catch_up_locked(match)
+            number = len(match.events)
+            expected = request.expected_move if request.HasField("expected_move") else number
+            if expected < number:
+                return matches_pb2.PlayResponse(
+                    view=self._retried(match, seat, expected, request.move)
+                )
+            if expected > number:
+                raise Rejected(
+                    failed_precondition(
+                        f"expected_move {expected} is ahead: the match is at move {number}"
                     )
-                if expected > number:
-                    raise Rejected(
-                        failed_precondition(
-                            f"expected_move {expected} is ahead: the match is at move {number}"
-                        )
-                    )
-                if match.finished:
-                    raise Rejected(failed_precondition("the match is over"))
-                if match.state.current_player != seat:
-                    turn = match.state.current_player
-                    raise Rejected(failed_precondition(f"it is seat {turn}'s turn"))
-                action = action_of(match.state, request.move)
-                if await self._commit(match, LoggedMove(number, MOVE, seat, action)):
-                    answer = seat_view(match, seat)
-                elif request.HasField("expected_move") and len(match.events) > number:
-                    # Another replica took the number: this call's duplicate, or another move.
-                    answer = self._retried(match, seat, number, request.move)
-                else:
-                    raise another_came_first(match)
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
+                )
+            if match.finished:
+                raise Rejected(failed_precondition("the match is over"))
+            if match.state.current_player != seat:
+                turn = match.state.current_player
+                raise Rejected(failed_precondition(f"it is seat {turn}'s turn"))
+            action = action_of(match.state, request.move)
+            if await self._commit(match, LoggedMove(number, MOVE, seat, action)):
+                answer = seat_view(match, seat)
+            elif request.HasField("expected_move") and len(match.events) > number:
+                # Another replica took the number: this call's duplicate, or another move.
+                answer = self._retried(match, seat, number, request.move)
+            else:
+                raise another_came_first(match)
         self._wake(match)
         return matches_pb2.PlayResponse(view=answer)
 
@@ -239,11 +230,8 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
         return seat_view(match, seat, number + 1)
 
     async def Watch(self, request, context):
-        try:
-            match, seat = await self._seat(request.match_id, request.token)
-            watcher = self.watchers.join(match)
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
+        match, seat = await self._seat(request.match_id, request.token)
+        watcher = self.watchers.join(match)
         try:
             while True:
                 while watcher.sent < len(match.events):
@@ -255,21 +243,14 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
                 if match.finished:
                     return
                 if self._draining or self._closing:
-                    await context.abort_with_status(unavailable(_SHUTTING_DOWN))
+                    raise Rejected(unavailable(_SHUTTING_DOWN))
                 if watcher.dropped:
-                    await context.abort_with_status(resource_exhausted("match_id", _FELL_BEHIND))
+                    raise Rejected(resource_exhausted("match_id", _FELL_BEHIND))
                 await watcher.wait()
         finally:
             self.watchers.leave(watcher)
 
-    async def ListMatches(self, request, context):
-        try:
-            response = await self._list(request)
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
-        return response
-
-    async def _list(self, request) -> matches_pb2.ListMatchesResponse:
+    async def ListMatches(self, request, context) -> matches_pb2.ListMatchesResponse:
         if len(request.tokens) > MAX_LIST_TOKENS:
             raise Rejected(invalid_argument("tokens", f"at most {MAX_LIST_TOKENS} tokens"))
         try:
@@ -303,15 +284,12 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
     async def Resign(self, request, context):
         """The seat gives up and the match ends: it loses; the best of the others
         by score (then cards built) share the victory."""
-        try:
-            match, seat = await self._seat(request.match_id, request.token)
-            async with match.lock:
-                await self._catch_up_locked(match)
-                if match.finished:
-                    raise Rejected(failed_precondition("the match is over"))
-                if not await self._commit(match, LoggedMove(len(match.events), RESIGN, seat)):
-                    raise another_came_first(match)
-                answer = seat_view(match, seat)
-        except Rejected as rejected:
-            await context.abort_with_status(rejected.status)
+        match, seat = await self._seat(request.match_id, request.token)
+        async with match.lock:
+            await self._catch_up_locked(match)
+            if match.finished:
+                raise Rejected(failed_precondition("the match is over"))
+            if not await self._commit(match, LoggedMove(len(match.events), RESIGN, seat)):
+                raise another_came_first(match)
+            answer = seat_view(match, seat)
         return matches_pb2.ResignResponse(view=answer)

@@ -1,9 +1,14 @@
 """Standard gRPC statuses for the service's errors; invalid arguments carry
-field-level details (google.rpc.BadRequest)."""
+field-level details (google.rpc.BadRequest). Handlers raise `Rejected`; one interceptor
+(`StatusInterceptor`) answers it with its status, and any other exception with INTERNAL and a
+fixed message (the error is logged, never sent), so that no call ends in UNKNOWN."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, cast
 
 import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -57,6 +62,10 @@ def unavailable(message: str) -> grpc.Status:
     return _plain(code_pb2.UNAVAILABLE, message)
 
 
+def internal(message: str) -> grpc.Status:
+    return _plain(code_pb2.INTERNAL, message)
+
+
 #: The longest message or detail a status carries: what a client sent is quoted
 #: in reasons, and status metadata must stay well within gRPC's header limits.
 MAX_TEXT = 400
@@ -78,3 +87,70 @@ def _with_field(code: int, field: str, reason: str) -> grpc.Status:
     status = status_pb2.Status(code=code, message=f"{field}: {reason}")
     status.details.add().Pack(details)
     return rpc_status.to_status(status)
+
+
+log = logging.getLogger("regent.server")
+
+#: What a caller is told of a handler's crash: a fixed text, never the Python error's.
+INTERNAL_MESSAGE = "the server failed to answer this call; the failure is in its log"
+
+#: A grpc.aio handler's behaviours (grpc's stubs type `RpcMethodHandler` for the synchronous
+#: server: plain functions of a `grpc.ServicerContext`).
+AioUnary = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
+AioStream = Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
+
+
+async def _refuse(error: Exception, method: str, context: grpc.aio.ServicerContext) -> None:
+    """End the call with the status of `error`: a Rejected's own, else INTERNAL (logged)."""
+    if isinstance(error, Rejected):
+        await context.abort_with_status(error.status)
+    log.error("%s failed", method, exc_info=error)
+    await context.abort_with_status(internal(INTERNAL_MESSAGE))
+
+
+class StatusInterceptor(grpc.aio.ServerInterceptor):
+    """Every handler's exceptions mapped to statuses in one place (as grpc-interceptor's
+    ExceptionToStatusInterceptor does): a handler, unary or streaming, raises `Rejected`
+    and the caller gets its status; any other exception is INTERNAL with a fixed message.
+    A call aborted or cancelled meanwhile ends as it did."""
+
+    async def intercept_service(
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        handler = await continuation(details)
+        if handler is None:
+            return handler
+        method = details.method
+        decode, encode = handler.request_deserializer, handler.response_serializer
+        if handler.unary_unary is not None:
+            inner = cast(AioUnary, handler.unary_unary)
+
+            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                try:
+                    return await inner(request, context)
+                except (grpc.aio.AbortError, asyncio.CancelledError):
+                    raise
+                except Exception as error:
+                    await _refuse(error, method, context)
+
+            return grpc.unary_unary_rpc_method_handler(unary, decode, encode)
+        if handler.unary_stream is not None:
+            stream = cast(AioStream, handler.unary_stream)
+
+            async def streaming(
+                request: Any, context: grpc.aio.ServicerContext
+            ) -> AsyncIterator[Any]:
+                try:
+                    async for item in stream(request, context):
+                        yield item
+                except (grpc.aio.AbortError, asyncio.CancelledError):
+                    raise
+                except Exception as error:
+                    await _refuse(error, method, context)
+
+            return grpc.unary_stream_rpc_method_handler(streaming, decode, encode)
+        return handler
