@@ -11,7 +11,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +19,10 @@ from typing import Any
 
 import platformdirs
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -33,8 +37,15 @@ MOVE, RESIGN, EXPIRE = "move", "resign", "expire"
 #: PostgreSQL: the channel each stored move notifies with its match's id (server/news.py).
 NEWS_CHANNEL = "regent_moves"
 
+#: The schema's migrations (Alembic's scripts, one per version: `revision` "1", "2", ...).
+#: A change to the tables below comes with a new script there, never an edit of an old one.
+MIGRATIONS_LOCATION = "server:migrations"
+
 _meta = sa.MetaData()
 
+#: The schema version as the programs before Alembic kept it (a database they made says 1 or
+#: 2 here and has no Alembic version yet); still written, so that such a program refuses a
+#: database newer than it knows.
 schema_version = sa.Table(
     "regent_schema_version", _meta, sa.Column("version", sa.Integer, nullable=False)
 )
@@ -64,7 +75,7 @@ matches = sa.Table(
     sa.Column("lease_owner", sa.String(64)),
     sa.Column("lease_expires", sa.Float),
     #: Who created the match, for the quotas (server/quotas.py): `key:NAME`, `peer:ADDRESS`
-    #: or `local`; NULL for the matches of schema version 1.
+    #: or `local`; NULL for the matches made at schema version 1.
     sa.Column("creator", sa.String(80)),
     sa.Index("regent_matches_listing", "public", "created_at", "id"),
     sa.Index("regent_matches_live", "outcome", "bot_turn"),
@@ -91,20 +102,19 @@ moves = sa.Table(
 )
 
 
-def _v1(conn: Connection) -> None:
-    """Matches, their seat tokens and their move logs."""
-    _meta.create_all(conn, tables=[matches, seat_tokens, moves])
+def _alembic(conn: Connection | None = None) -> Config:
+    """Alembic's configuration: the scripts, and the connection to migrate (env.py)."""
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS_LOCATION)
+    config.attributes["connection"] = conn
+    return config
 
 
-def _v2(conn: Connection) -> None:
-    """Each match's creator, for the quotas (a database made at version 2 has it already)."""
-    if "creator" not in {c["name"] for c in sa.inspect(conn).get_columns(matches.name)}:
-        conn.execute(sa.text(f"ALTER TABLE {matches.name} ADD COLUMN creator VARCHAR(80)"))
-
-
-#: The schema's migrations, oldest first: a database at version n runs MIGRATIONS[n:].
-#: A change to the tables above comes with a new migration at the end of this list.
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
+#: The schema's versions, oldest first: Alembic's revisions of server/migrations/versions/.
+MIGRATIONS: list[str] = [
+    script.revision
+    for script in reversed(list(ScriptDirectory.from_config(_alembic()).walk_revisions()))
+]
 
 
 class StoreError(RuntimeError):
@@ -248,29 +258,40 @@ class Store:
             yield conn
 
     def _migrate(self) -> None:
-        """Bring the schema to the last version, in one transaction (replicas starting
-        together wait for each other on PostgreSQL)."""
+        """Bring the schema to the last version with Alembic, in one transaction (replicas
+        starting together wait for each other on PostgreSQL); a database of the programs
+        before Alembic is first stamped with the version it says it has."""
         with self._begin() as conn:
             if not self.sqlite:
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7221001)"))
-            _meta.create_all(conn, tables=[schema_version])
-            found = conn.execute(sa.select(schema_version.c.version)).scalar()
-            version = found or 0
-            if version > len(MIGRATIONS):
+            current = MigrationContext.configure(conn).get_current_revision()
+            legacy = self._legacy_version(conn) if current is None else None
+            found = current or legacy
+            if found is not None and found not in MIGRATIONS:
                 raise StoreError(
-                    f"the database {self.url} has schema version {version}, newer than this "
-                    f"program's {len(MIGRATIONS)}"
+                    f"the database {self.url} has schema version {found}, newer than this "
+                    f"program's {MIGRATIONS[-1]}"
                 )
-            for migration in MIGRATIONS[version:]:
-                migration(conn)
-            if found is None:
-                conn.execute(sa.insert(schema_version).values(version=len(MIGRATIONS)))
-            else:
-                conn.execute(sa.update(schema_version).values(version=len(MIGRATIONS)))
+            config = _alembic(conn)
+            if legacy is not None:
+                command.stamp(config, legacy)
+            command.upgrade(config, "head")
+            _meta.create_all(conn, tables=[schema_version])
+            conn.execute(sa.delete(schema_version))
+            conn.execute(sa.insert(schema_version).values(version=len(MIGRATIONS)))
+
+    def _legacy_version(self, conn: Connection) -> str | None:
+        """The revision of a database that the programs before Alembic made (None if none)."""
+        if not sa.inspect(conn).has_table(schema_version.name):
+            return None
+        found = conn.execute(sa.select(schema_version.c.version)).scalar()
+        return None if found is None else str(found)
 
     def version(self) -> int:
+        """The schema's version: how many of the MIGRATIONS the database has had."""
         with self._begin() as conn:
-            return conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            current = MigrationContext.configure(conn).get_current_revision()
+        return MIGRATIONS.index(current) + 1 if current in MIGRATIONS else 0
 
     # -- matches -----------------------------------------------------------------------
 
