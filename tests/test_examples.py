@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from google.protobuf import json_format
 
-from clients import cli
-from clients.commands import read_observation
+from clients.cli import main as cli
+from clients.cli.shared import read_observation
 from tests.example_files import EXAMPLES, FORMS, legal_moves, parsed, rendering
 from tests.server.conftest import RunningServer
 from tests.web.conftest import GatewayThread, http

@@ -66,10 +66,10 @@ def _message(module: str, name: str) -> Callable[[], BaseException]:
 
 #: A sample of each of the project's exceptions, by module and name.
 SAMPLES: dict[str, Callable[[], BaseException]] = {
+    "clients.cli.review.SourceError": _message("clients.cli.review", "SourceError"),
+    "clients.cli.shared.BadInput": _message("clients.cli.shared", "BadInput"),
+    "clients.cli.tournament.Terminated": _message("clients.cli.tournament", "Terminated"),
     "clients.client.RegentError": _client_error,
-    "clients.commands.BadInput": _message("clients.commands", "BadInput"),
-    "clients.review.SourceError": _message("clients.review", "SourceError"),
-    "clients.tournament.command.Terminated": _message("clients.tournament.command", "Terminated"),
     "clients.tournament.config.ConfigError": _message("clients.tournament.config", "ConfigError"),
     "clients.tournament.record.RecordError": _message("clients.tournament.record", "RecordError"),
     "clients.tournament.runner.BotFailed": _message("clients.tournament.runner", "BotFailed"),

@@ -408,7 +408,7 @@ def test_a_game_without_modules_above_the_engine_is_registered_but_not_served() 
         from engine.registry import register
         from convert import converter, served_games
         from search.games import DEFAULT_BOT, default_bot, own_levels
-        from clients.cli import build_parser
+        from clients.cli.main import build_parser
         from regent.v1 import advisor_pb2
         from server.advisor import Advisor
         from server.limits import ServerLimits

@@ -13,14 +13,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from google.protobuf import json_format
 
-def follow(args: argparse.Namespace) -> int:
+from clients.cli.shared import BadInput, read_observation, report_failure, service_at
+from clients.client import RegentClient, RegentError
+
+
+def run(args: argparse.Namespace) -> int:
     """Print the moves to enter, or apply one (see the module docstring)."""
-    from google.protobuf import json_format
-
-    from clients.client import RegentClient, RegentError
-    from clients.commands import BadInput, read_observation, report_failure, service_at
-
     server = None if args.local else args.server
     try:
         observation = read_observation(args.file)
@@ -52,7 +52,7 @@ def follow(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_follow(commands: argparse._SubParsersAction) -> None:
     """The `follow` subcommand."""
     parser = commands.add_parser(
         "follow", help="apply a move seen at the table to an observation (JSON)"
@@ -74,4 +74,4 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--write", action="store_true", help="write the new observation back to FILE"
     )
-    parser.set_defaults(func=follow)
+    parser.set_defaults(func=run)

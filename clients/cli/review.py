@@ -20,6 +20,7 @@ import grpc
 from google.protobuf import json_format
 
 import engine
+from clients.cli.shared import report_failure
 from clients.client import RegentClient, RegentError
 from clients.text import text_of
 from convert import converter, observation_from_proto, observation_to_proto
@@ -43,7 +44,11 @@ class SourceError(Exception):
     """A record or match that cannot be reviewed; the message says why."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_review(commands: argparse._SubParsersAction) -> None:
+    """The `review` subcommand."""
+    parser = commands.add_parser(
+        "review", help="review one seat's game: win chance per decision, the worst moments"
+    )
     defaults = ReviewConfig()
     parser.add_argument(
         "source", help="a tournament record (record.jsonl), or a match id with --token"
@@ -88,6 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also write the seat's observations and moves as JSON (the hint page's review "
         "imports it)",
     )
+    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
             decisions = record_decisions(Path(args.source), args.index, args.seat)
         reviewer = Reviewer(decisions, config)
     except RegentError as err:
-        from clients.commands import report_failure
-
         return report_failure("review", err, args.server)
     except (SourceError, ValueError) as err:
         print(f"regent review: {err}", file=sys.stderr)
@@ -318,7 +322,7 @@ def write_chart(review: Review, path: Path) -> None:
 __all__ = [
     "BUDGET_FLAGS",
     "SourceError",
-    "add_arguments",
+    "add_review",
     "format_review",
     "game_json",
     "match_decisions",

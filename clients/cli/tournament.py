@@ -1,5 +1,7 @@
-"""The `regent tournament` subcommand: its arguments and what it does with them. Only argparse
-(and the package's constants) is imported up front, so `regent --help` stays quick."""
+"""`regent tournament` (bots play a rated tournament: round robin, gauntlet or SPRT) and
+`regent match` (one bot against a field), on the tournament runner (clients/tournament/): their
+arguments and what they do with them. Of the runner only its constants are imported up front,
+so `regent --help` stays quick."""
 
 from __future__ import annotations
 
@@ -8,11 +10,48 @@ import signal
 import sys
 from pathlib import Path
 
+import engine
+from clients.cli.shared import game_names, most_players
 from clients.tournament import ON_BOT_ERROR
+from convert import served_games
 
 
-def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
-    """The subcommand's options; `--game` is `default_game` unless given."""
+def _primary() -> str:
+    """The game `--game` is unless given: the primary game, as the command line names it."""
+    return engine.primary_game().name.replace("_", "-")
+
+
+def add_match(commands: argparse._SubParsersAction) -> None:
+    """The `match` subcommand."""
+    specs = served_games()
+    match = commands.add_parser(
+        "match", help="one bot against a field, seats rotated (or against the Regent)"
+    )
+    match.add_argument("--game", default=_primary(), choices=game_names(specs))
+    match.add_argument(
+        "--players", type=int, default=2, choices=range(1, most_players(specs) + 1), metavar="N"
+    )
+    match.add_argument("--bot", required=True, help="bot spec, e.g. mo-ismcts:iterations=2000")
+    match.add_argument("--field", default="random", help="the other seats' bot spec")
+    match.add_argument("--games", type=int, default=100)
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--workers", type=int, default=2, help="worker processes")
+    match.set_defaults(func=run_match)
+
+
+def run_match(args: argparse.Namespace) -> int:
+    """Play the match and print one line of results (clients/tournament/matchup.py)."""
+    from clients.tournament.matchup import run
+
+    return run(args)
+
+
+def add_tournament(commands: argparse._SubParsersAction) -> None:
+    """The `tournament` subcommand; `--game` is the primary game unless given."""
+    parser = commands.add_parser(
+        "tournament", help="bots play a rated tournament: round robin, gauntlet or SPRT"
+    )
+    default_game = _primary()
     parser.add_argument("--game", default=default_game, help=f"the game (default: {default_game})")
     parser.add_argument("--players", type=int, default=2, help="players per game (default: 2)")
     parser.add_argument(
@@ -67,6 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
         "(play it again from its seed after a growing pause, up to a minute in all, then "
         "lose it); or stop the tournament (default: lose)",
     )
+    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

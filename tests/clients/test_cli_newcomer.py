@@ -18,7 +18,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 import engine
-from clients.cli import BROKEN_PIPE, build_parser
+from clients.cli.main import BROKEN_PIPE, build_parser
 from convert import observation_from_proto, served_games
 from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from google.protobuf import json_format
 
-from clients.cli import main
+from clients.cli.main import main
 from convert import observation_from_proto, observation_to_proto
 from regent.v1 import advisor_pb2
 from tests.royal_cities.positions import position
