@@ -58,8 +58,9 @@ class ServerLimits:
     review_deadline_margin: float = 0.5
     #: Most iterations of a Review's searches together, planned from its budgets and decisions.
     max_review_iterations: int = 20_000_000
-    #: Longest a Review's searches may take together, in seconds.
-    max_review_seconds: float = 1800.0
+    #: Longest a Review's searches may take together, in seconds: a review holds one search
+    #: slot that long at most (and reviews at most half the slots).
+    max_review_seconds: float = 300.0
     #: The spec used when a request names no bot; empty: each game's strongest measured bot
     #: for its player count (its `search/<game>.py`'s `DEFAULT_BOTS`).
     default_bot: str = ""
