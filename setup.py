@@ -58,6 +58,7 @@ PACKAGES = [
     "convert",
     "server",
     "clients",
+    "clients.cli",
     "clients.tournament",
     "clients.web",
     "bench",
@@ -68,12 +69,15 @@ PACKAGES = [
 #: The files each package carries beside its modules, and only these (no generated C): the
 #: Cython declarations (.pxd, for code that cimports them), the types of the compiled and
 #: generated modules (.pyi; PEP 561), the data the code reads through importlib.resources
-#: (engine/resources.py: the heuristics' default fits, Citadels' pick models), and the hint
+#: (engine/resources.py: the heuristics' default fits, a game's pick models), and the hint
 #: page (plain HTML, CSS and JavaScript modules, no build step).
 PACKAGE_DATA = {
     **{package: ["*.pxd", "*.pyi", "fits/*.json", "models/*.json"] for package in CYTHON_PACKAGES},
     "engine": ["*.pxd", "*.pyi", "py.typed"],
     "regent.v1": ["*.pyi"],
+    # The schema migrations, Alembic's scripts (a folder, not a package: env.py runs only
+    # under Alembic).
+    "server": ["migrations/*.py", "migrations/versions/*.py"],
     "clients.web": [
         "static/*.html",
         "static/css/*.css",
