@@ -1,10 +1,12 @@
 """`regent` as a user runs it, in a process of its own: the command line and its environment
-(the checkout on the path), for the tests that drive the CLI."""
+(the checkout on the path), for the tests that drive the CLI; `Serving` is the real server
+in a process of its own (tests/support/server.py's is in the test's process)."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -49,6 +51,13 @@ class Serving:
         assert self.process.stderr is not None
         for line in self.process.stderr:
             self.log.append(line.rstrip("\n"))
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+        """Send `sig` and wait for the process to end, its log read to the end; its status."""
+        self.process.send_signal(sig)
+        status = self.process.wait(timeout=timeout)
+        self._reader.join(timeout=5)
+        return status
 
     def wait_for(self, pattern: str) -> re.Match[str]:
         """The first log line matching `pattern`, waiting for it; AssertionError with the log

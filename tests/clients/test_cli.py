@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -35,12 +34,6 @@ class Serve(Serving):
     def __init__(self, *extra: str) -> None:
         super().__init__("--address", "127.0.0.1:0", "--web-address", "127.0.0.1:0", *extra,
                          "--db", ":memory:", wait=20)  # fmt: skip
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        status = self.process.wait(timeout=20)
-        self._reader.join(timeout=5)
-        return status
 
 
 @pytest.fixture(scope="module")

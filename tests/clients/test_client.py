@@ -1,7 +1,7 @@
 """RegentClient (clients/client.py) against a real server on 127.0.0.1.
 
 Every method is called over a real socket on a server running in this process
-(`server.app.BackgroundServer`); failures come back as RegentError with the server's
+(tests/support/server.py's `serving`); failures come back as RegentError with the server's
 BadRequest field violations; closing a stream cancels its call on the server.
 """
 
@@ -21,9 +21,8 @@ from convert import observation_to_proto
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2
 from search.games import default_bot
-from server.app import BackgroundServer
 from server.limits import ServerLimits
-from tests.server.conftest import LOADED_HOST_MARGIN
+from tests.support.server import LOADED_HOST_MARGIN, serving
 
 ITERATIONS = 200
 FINISHED = matches_pb2.MATCH_STATUS_FINISHED
@@ -32,7 +31,7 @@ FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 @pytest.fixture(scope="module")
 def client() -> Iterator[RegentClient]:
     limits = ServerLimits(deadline_margin=LOADED_HOST_MARGIN)
-    with BackgroundServer(limits=limits) as server, RegentClient(server.address) as client:
+    with serving(limits) as server, RegentClient(server.address) as client:
         client.wait_ready(10)
         yield client
 
@@ -41,7 +40,7 @@ def client() -> Iterator[RegentClient]:
 def one_search_client() -> Iterator[RegentClient]:
     """A server that runs a single search at a time, so a leaked search shows."""
     limits = ServerLimits(max_searches=1)
-    with BackgroundServer(limits=limits) as server, RegentClient(server.address) as client:
+    with serving(limits) as server, RegentClient(server.address) as client:
         yield client
 
 

@@ -11,13 +11,11 @@ node_modules is missing, and builds its descriptor set from proto/ (`npm run bui
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,8 +26,8 @@ import engine
 from clients.client import RegentClient
 from convert import observation_to_proto
 from regent.v1 import matches_pb2
-from server.app import RegentServer
 from tests.example_files import EXAMPLES, FORMS, legal_moves, rendering
+from tests.support.server import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "node"
@@ -64,24 +62,9 @@ def client() -> Path:
 
 @pytest.fixture(scope="module")
 def server_address() -> Iterator[str]:
-    """A real RegentServer on 127.0.0.1 (ephemeral port), on its own loop in a thread."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, name="regent-server", daemon=True)
-    thread.start()
-
-    async def start() -> RegentServer:
-        server = RegentServer("127.0.0.1:0")
-        await server.start()
-        return server
-
-    server = asyncio.run_coroutine_threadsafe(start(), loop).result(timeout=30)
-    try:
-        yield server.address
-    finally:
-        asyncio.run_coroutine_threadsafe(server.stop(0), loop).result(timeout=30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=30)
-        loop.close()
+    """A real server on 127.0.0.1 (ephemeral port), in this process."""
+    with serving() as running:
+        yield running.address
 
 
 def game(num_players: int, seed: int, moves: int) -> engine.State:

@@ -20,14 +20,9 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, royal_cities_pb
 from search.bots import BOT_KINDS, SEARCH_BOTS, resolve
 from search.games import default_bot
 from search.levels import LEVELS
-from tests.server.conftest import (
-    RunningServer,
-    field_violations,
-    play_to,
-    position,
-    terminal_position,
-    violated_fields,
-)
+from tests.support.errors import field_violations, violated_fields
+from tests.support.random_games import play_to, position, terminal_position
+from tests.support.server import RunningServer
 from tests.timing import SLACK
 
 Code = grpc.StatusCode

@@ -19,7 +19,7 @@ from search.levels import LEVELS
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
 from server.reviewing import read_request
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 from tests.timing import SLACK
 
 CONFIG = ReviewConfig(iterations=100, deep_iterations=300, mistakes=2, seed=9)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands import ENV, REGENT, ROOT, Serving, regent
+from tests.support.server import free_port
 
 LOCAL = ("--bot", "random", "--bot", "heuristic", "--bot", "p=pimc:iterations=150")
 
@@ -40,12 +40,6 @@ def wait_for_games(process: subprocess.Popen[str], out: Path, count: int) -> Non
     while len(games_of(out)) < count:
         assert process.poll() is None and time.monotonic() < deadline, "no games recorded"
         time.sleep(0.02)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def serve(port: int) -> Serving:

@@ -18,13 +18,13 @@ from clients.tournament.backends import LocalBackend
 from clients.tournament.config import TournamentConfig
 from clients.tournament.remote import RemoteBot, RemoteSpec, parse_address
 from clients.tournament.runner import RECORD_NAME, run_tournament
-from server.app import BackgroundServer
 from server.limits import ServerLimits
+from tests.support.server import RunningServer, serving
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[BackgroundServer]:
-    with BackgroundServer() as running:
+def server() -> Iterator[RunningServer]:
+    with serving() as running:
         yield running
 
 
@@ -42,7 +42,7 @@ def test_remote_addresses() -> None:
 
 
 def test_a_remote_bot_plays_a_tournament(
-    server: BackgroundServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    server: RunningServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     remote = f"grpc://{server.address}?bot=mo-ismcts&iterations=30"
     bots = (("far", remote), ("heuristic", "heuristic"))
@@ -73,7 +73,7 @@ def test_a_busy_server_is_asked_again_and_other_refusals_are_not() -> None:
     """With its one search slot taken, the server refuses (RESOURCE_EXHAUSTED on `budget`);
     the remote bot waits and asks again. A budget past the limits fails at once."""
     state = engine.new_game("royal_cities", 2, 1)
-    with BackgroundServer(limits=ServerLimits(max_searches=1)) as busy:
+    with serving(ServerLimits(max_searches=1)) as busy:
         holder = RegentClient(busy.address)
         hold = threading.Thread(
             target=lambda: holder.recommend(state.observation(0), seconds=1.0, timeout=30)

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 from tests.clients.test_cli import Serve
 from tests.commands import ENV, REGENT, ROOT, regent
 from tests.support.server import RunningServer
-from tests.web.conftest import http
+from tests.support.web import http
 
 
 def test_serve_serves_the_page_too() -> None:

@@ -23,7 +23,7 @@ from regent.v1 import advisor_pb2
 from server.follow import apply_observed_move
 from server.status import Rejected
 from tests.follow_table import follow_game
-from tests.web.conftest import ANSWERED, GatewayThread
+from tests.support.web import ANSWERED, GatewayThread
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 STORE = "regent.hint.v1"

@@ -15,9 +15,10 @@ from google.protobuf import json_format
 from convert import observation_to_proto
 from search.games import default_bot
 from tests.royal_cities.positions import position
-from tests.server.conftest import RunningServer, terminal_position
+from tests.support.random_games import terminal_position
+from tests.support.server import RunningServer
+from tests.support.web import GatewayThread, http
 from tests.timing import SLACK
-from tests.web.conftest import GatewayThread, http
 
 EXAMPLE = json.loads(
     (Path(__file__).resolve().parents[2] / "examples/royal-cities-2p.json").read_text()

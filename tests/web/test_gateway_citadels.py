@@ -12,7 +12,7 @@ from google.protobuf import json_format
 
 import engine
 from convert import observation_to_proto
-from tests.web.conftest import GatewayThread, http
+from tests.support.web import GatewayThread, http
 
 EXAMPLE = json.loads(
     (Path(__file__).resolve().parents[2] / "examples/citadels-4p.json").read_text()

@@ -8,7 +8,7 @@ from google.protobuf import json_format
 
 from convert import observation_to_proto
 from tests.royal_cities.positions import position
-from tests.web.conftest import GatewayThread, http
+from tests.support.web import GatewayThread, http
 
 MARKET = ["purple-3", "yellow-4", "red-1", "blue-2"]
 ROUTE = "/api/apply-observed-move"

@@ -21,8 +21,8 @@ from aiohttp import web as aioweb
 from clients.web.gateway import Gateway, static_folder
 from clients.web.guard import WebOptions
 from tests.support.server import RunningServer
+from tests.support.web import GatewayThread, http
 from tests.timing import SLACK
-from tests.web.conftest import GatewayThread, http
 
 EXAMPLE = json.loads(
     (Path(__file__).resolve().parents[2] / "examples/royal-cities-2p.json").read_text()

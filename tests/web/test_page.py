@@ -18,7 +18,7 @@ from regent.v1 import advisor_pb2
 from tests.example_files import EXAMPLES, parsed, rendering
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.support.server import RunningServer
-from tests.web.conftest import ANSWERED, GatewayThread, http
+from tests.support.web import ANSWERED, GatewayThread, http
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 #: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.

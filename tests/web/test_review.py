@@ -16,7 +16,7 @@ from clients.web.gateway import STREAMING
 from tests.clients.test_review_command import record as record  # the tournament fixture
 from tests.clients.test_review_command import regent
 from tests.support.server import RunningServer
-from tests.web.conftest import GatewayThread, http
+from tests.support.web import GatewayThread, http
 from tests.web.test_page import VIEWPORTS
 
 BUDGET = {"review-iterations": "120", "review-deep": "400", "review-mistakes": "2",
