@@ -19,7 +19,7 @@ import engine
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server.metrics import REGISTRY
 from server.store import MatchRecord, Progress, Store, database_url
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 #: Long enough for a loaded host: the supervisor looks at once, then every 2 s.
 WAIT = 60.0

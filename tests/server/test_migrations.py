@@ -16,7 +16,7 @@ from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server import store as module
 from server.match import token_hash
 from server.store import MIGRATIONS, Store, StoreError, database_url
-from tests.server.conftest import RunningServer
+from tests.support.server import RunningServer
 
 #: Schema version 1 as the first release made it (server/store.py at a41ae9a), frozen here.
 V1 = sa.MetaData()
