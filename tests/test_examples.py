@@ -14,14 +14,14 @@ from google.protobuf import json_format
 from clients.cli import main as cli
 from clients.cli.shared import read_observation
 from tests.example_files import EXAMPLES, FORMS, legal_moves, parsed, rendering
-from tests.server.conftest import RunningServer
-from tests.web.conftest import GatewayThread, http
+from tests.support.server import serving
+from tests.support.web import GatewayThread, http
 
 
 @pytest.fixture(scope="module")
 def web() -> Iterator[GatewayThread]:
     """The page's gateway in front of a real server."""
-    with RunningServer() as service:
+    with serving() as service:
         gateway = GatewayThread(service.address)
         yield gateway
         gateway.stop()
