@@ -28,7 +28,7 @@ from search.bots import (
 from search.levels import LEVELS
 from search.search import SearchConfig
 from server.apply import apply_move
-from server.follow import apply_observed_move, observed_moves
+from server.apply_observed import apply_observed_move, observed_moves
 from server.levels import bot_budget
 from server.limits import (
     BudgetError,

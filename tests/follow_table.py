@@ -16,7 +16,7 @@ from convert.adapter import cards_of
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot
-from server.follow import CARD, HIDDEN_TEXT, NOTHING_MORE, PART
+from server.apply_observed import CARD, HIDDEN_TEXT, NOTHING_MORE, PART
 
 #: Sends a request; None when an answer in it is refused (INVALID_ARGUMENT on `revealed`).
 Apply = Callable[
@@ -160,6 +160,6 @@ def _complete(
 
 
 def _observed_moves(view: Any) -> list[common_pb2.Move]:
-    from server.follow import observed_moves
+    from server.apply_observed import observed_moves
 
     return observed_moves(view)

@@ -16,7 +16,7 @@ from convert.citadels import TABLE as CITADELS_TABLE
 from convert.royal_cities import TABLE
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot
-from server.follow import HIDDEN_TEXT
+from server.apply_observed import HIDDEN_TEXT
 from tests.follow_table import follow_game
 from tests.royal_cities.positions import play, position
 from tests.support.errors import violated_fields

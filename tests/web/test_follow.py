@@ -20,7 +20,7 @@ from google.protobuf import json_format
 import engine
 from convert import observation_from_proto, observation_to_proto
 from regent.v1 import advisor_pb2
-from server.follow import apply_observed_move
+from server.apply_observed import apply_observed_move
 from server.status import Rejected
 from tests.follow_table import follow_game
 from tests.support.web import ANSWERED, GatewayThread
