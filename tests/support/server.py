@@ -72,8 +72,11 @@ class RunningServer(BackgroundServer):
 def serving(limits: ServerLimits | None = None, **config: Any) -> Iterator[RunningServer]:
     """A `RunningServer` for the `with` block; `config` is the rest of its configuration
     (address, db, keys, metrics_address)."""
-    with RunningServer(limits=limits, **config) as running:
+    running = RunningServer(limits=limits, **config)
+    try:
         yield running
+    finally:
+        running.stop()
 
 
 def free_port() -> int:
