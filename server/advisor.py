@@ -37,8 +37,8 @@ from server.limits import (
     stop_time,
     too_late,
 )
-from server.reviewing import read_request as read_review
-from server.reviewing import run_review
+from server.review_call import read_request as read_review
+from server.review_call import run_review
 from server.searching import SearchSlots, run_in_slices, run_to_end
 from server.status import (
     Rejected,
@@ -174,7 +174,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         return await self._off_loop(apply_move, request.observation, request.move, request.revealed)
 
     async def Review(self, request, context) -> AsyncIterator[advisor_pb2.ReviewResponse]:
-        """One seat's game reviewed in one search slot (see server/reviewing.py); at most
+        """One seat's game reviewed in one search slot (see server/review_call.py); at most
         half the slots review at once, each for at most `max_review_seconds`, so that
         reviews never take every slot from advice."""
         if self.slots.full or self.slots.reviews >= self.slots.review_limit:

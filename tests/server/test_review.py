@@ -18,7 +18,7 @@ from search.games import default_bot
 from search.levels import LEVELS
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from server.limits import ServerLimits
-from server.reviewing import read_request
+from server.review_call import read_request
 from tests.support.server import RunningServer
 from tests.timing import SLACK
 
