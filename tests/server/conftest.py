@@ -23,12 +23,11 @@ import pytest
 
 from regent.v1 import advisor_pb2_grpc, matches_pb2_grpc
 
-# For the modules that still import these from here (edited by others at the moment): each
-# imports them from tests.support with its next edit, and then these lines go.
+# For test_fair_use and test_serve_config, which still import these from here (their working
+# trees are being edited by others): they import them from tests.support next, and these go.
 from tests.support.errors import field_violations, violated_fields  # noqa: F401
-from tests.support.random_games import play_to, position, terminal_position  # noqa: F401
+from tests.support.random_games import position  # noqa: F401
 from tests.support.server import (
-    LOADED_HOST_MARGIN,  # noqa: F401
     TIGHT_LIMITS,
     WIDE_LIMITS,
     RunningServer,

@@ -15,10 +15,7 @@ import pytest
 
 from server.limits import ServerLimits
 from tests.support.server import RunningServer, serving
-
-# For the modules that still import these from here (edited by others at the moment): each
-# imports them from tests.support.web with its next edit, and then this line goes.
-from tests.support.web import GatewayThread, http  # noqa: F401
+from tests.support.web import GatewayThread
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
