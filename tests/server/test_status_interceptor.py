@@ -6,8 +6,10 @@ not UNKNOWN; what a stream yielded before it failed still arrives."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 
 import grpc
 import pytest
@@ -64,42 +66,59 @@ HANDLERS = grpc.method_handlers_generic_handler(
 Outcome = tuple[grpc.StatusCode, str, list[bytes]]
 
 
-async def _call_all() -> dict[str, Outcome]:
-    server = grpc.aio.server(interceptors=[StatusInterceptor()])
-    server.add_generic_rpc_handlers((HANDLERS,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    found: dict[str, Outcome] = {}
+@contextlib.contextmanager
+def serving() -> Iterator[str]:
+    """A grpc.aio server of HANDLERS behind the interceptor, on an event loop in a thread of
+    its own (as the service's BackgroundServer runs); its address."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def start() -> tuple[grpc.aio.Server, int]:
+        server = grpc.aio.server(interceptors=[StatusInterceptor()])
+        server.add_generic_rpc_handlers((HANDLERS,))
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        return server, port
+
+    server, port = asyncio.run_coroutine_threadsafe(start(), loop).result(30)
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            answer = await channel.unary_unary("/test.Statuses/Answered")(b"hi", timeout=30)
-            found["Answered"] = (grpc.StatusCode.OK, answer.decode(), [])
-            for name in ("Refused", "Crashed"):
-                try:
-                    await channel.unary_unary(f"/test.Statuses/{name}")(b"", timeout=30)
-                except grpc.aio.AioRpcError as err:
-                    found[name] = (err.code(), err.details() or "", [])
-                    if name == "Refused":
-                        status = rpc_status.from_call(err)
-                        assert status is not None and status.details
-            for name in ("StreamRefused", "StreamCrashed"):
-                items: list[bytes] = []
-                call = channel.unary_stream(f"/test.Statuses/{name}")(b"", timeout=30)
-                try:
-                    async for item in call:
-                        items.append(item)
-                except grpc.aio.AioRpcError as err:
-                    found[name] = (err.code(), err.details() or "", items)
+        yield f"127.0.0.1:{port}"
     finally:
-        await server.stop(None)
+        asyncio.run_coroutine_threadsafe(server.stop(None), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+        loop.close()
+
+
+def call_all(address: str) -> dict[str, Outcome]:
+    found: dict[str, Outcome] = {}
+    with grpc.insecure_channel(address) as channel:
+        answer = channel.unary_unary("/test.Statuses/Answered")(b"hi", timeout=30)
+        found["Answered"] = (grpc.StatusCode.OK, answer.decode(), [])
+        for name in ("Refused", "Crashed"):
+            try:
+                channel.unary_unary(f"/test.Statuses/{name}")(b"", timeout=30)
+            except grpc.RpcError as err:
+                found[name] = (err.code(), err.details() or "", [])
+                if name == "Refused":
+                    status = rpc_status.from_call(err)
+                    assert status is not None and status.details
+        for name in ("StreamRefused", "StreamCrashed"):
+            items: list[bytes] = []
+            try:
+                for item in channel.unary_stream(f"/test.Statuses/{name}")(b"", timeout=30):
+                    items.append(item)
+            except grpc.RpcError as err:
+                found[name] = (err.code(), err.details() or "", items)
     return found
 
 
 def test_rejected_gets_its_status_and_a_crash_internal_without_its_text(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.ERROR, logger="regent.server"):
-        found = asyncio.run(_call_all())
+    with caplog.at_level(logging.ERROR, logger="regent.server"), serving() as address:
+        found = call_all(address)
     assert found["Answered"] == (grpc.StatusCode.OK, "hi", [])
     code = grpc.StatusCode
     assert found["Refused"] == (code.INVALID_ARGUMENT, "move.id: is no move", [])
