@@ -479,15 +479,16 @@ cdef void iterate(Worker* w) noexcept nogil:
             w.nodes[node].reward[p] += <float>r[p]
 
 
-cdef void worker_run(Worker* w, double seconds) noexcept nogil:
-    """Iterate for up to `seconds` (0: no limit), until the iteration budget is
-    spent, or until the cancel flag is raised; a long playout looks at both every
-    STOP_CHECK_EVERY steps and is abandoned when either holds. Can be called again
-    to go on."""
+cdef void worker_run(Worker* w, double deadline) noexcept nogil:
+    """Iterate until the monotonic time `deadline` (0: no limit), until the iteration
+    budget is spent, or until the cancel flag is raised; a long playout looks at both
+    every STOP_CHECK_EVERY steps and is abandoned when either holds. Can be called again
+    to go on. The deadline is shared by every worker of a search, so a thread that
+    starts late stops with the others rather than a budget later."""
     cdef double start = now()
     cdef int64_t limit = w.params.iterations
     cdef int64_t done = 0
-    w.deadline = start + seconds if seconds > 0.0 else 0.0
+    w.deadline = deadline
     w.stopped = False
     if w.params.infer > 0 and not w.beliefs_weighed:
         weigh_beliefs(w)
@@ -496,7 +497,7 @@ cdef void worker_run(Worker* w, double seconds) noexcept nogil:
             break
         if w.cancel[0]:
             break
-        if seconds > 0.0 and done % CLOCK_EVERY == 0 and now() >= w.deadline:
+        if deadline > 0.0 and done % CLOCK_EVERY == 0 and now() >= deadline:
             break
         iterate(w)
         if w.stopped:
@@ -581,9 +582,10 @@ cdef class _Job:
         rng_seed(self.w.rng, seed)
         return 0
 
-    def run(self, double seconds) -> None:
+    def run(self, double deadline) -> None:
+        """Iterate until the monotonic time `deadline` (0: no limit) or the budget."""
         with nogil:
-            worker_run(&self.w, seconds)
+            worker_run(&self.w, deadline)
 
     cdef list root_trees(self):
         if self.w.params.mode == MODE_MO:
@@ -780,10 +782,11 @@ cdef class SearchRun:
             remaining = budget - self.elapsed
             seconds = remaining if seconds <= 0 else min(seconds, remaining)
         start = time.perf_counter()
+        cdef double deadline = now() + seconds if seconds > 0 else 0.0
         if len(self.jobs) == 1:
-            self.jobs[0].run(seconds)
+            self.jobs[0].run(deadline)
         else:
-            workers = [threading.Thread(target=job.run, args=(seconds,), name=f"regent-search-{i}")
+            workers = [threading.Thread(target=job.run, args=(deadline,), name=f"regent-search-{i}")
                        for i, job in enumerate(self.jobs)]
             for worker in workers:
                 worker.start()
