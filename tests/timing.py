@@ -7,7 +7,7 @@ ignored its budget, a cancel nobody saw). How fast things are is the benchmarks'
 (`regent bench`), never a test's. What work a search does after it is told to stop is
 measured in CPU time (`thread_cpu`), which a wait for a core does not inflate.
 
-Tests that lean on these bounds carry `@pytest.mark.timing`; the README's Development
+Tests that lean on these bounds carry `@pytest.mark.timing`; docs/development.md's "Timing tests"
 section runs them beside two CPU hogs (`tests/busy.sh`).
 """
 

@@ -4,7 +4,7 @@ at the table would (another player's move as seen, one button; what the table sh
 per answer; the observer's own moves from its legal moves). After every move the page's
 position (what Export writes) equals the engine's true observation for that seat, and Undo
 (tried on the first move of each kind) restores the one before. The taps are counted and
-printed (the README states them).
+printed (docs/hint-page.md, "Following a game", states them).
 """
 
 from __future__ import annotations
@@ -219,5 +219,5 @@ def test_a_whole_game_followed_through_the_page(
     assert len(table.undone) >= 3  # the observer's moves and others', plain and revealing
     assert table.taps["opponent-plain"] == plain  # one tap when nothing is revealed
     # A Season's builds take a tap per card built and one for Done, so a Royal Cities game
-    # comes out a little above two taps per move on average (the README has the figures).
+    # comes out a little above two taps per move on average (docs/hint-page.md has the figures).
     assert table.taps["opponent"] <= 2.5 * table.opponent_moves
