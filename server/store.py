@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import importlib
 import json
+import logging
 import re
 import threading
 import time
@@ -109,6 +110,11 @@ def _alembic(conn: Connection | None = None) -> Config:
     config.attributes["connection"] = conn
     return config
 
+
+#: Alembic's own lines (the context it runs in, each step) are not the operator's news; the
+#: store says in one line when it upgraded a database that had data (see `_migrate`).
+logging.getLogger("alembic").setLevel(logging.WARNING)
+log = logging.getLogger(__name__)
 
 #: The schema's versions, oldest first: Alembic's revisions of server/migrations/versions/.
 MIGRATIONS: list[str] = [
@@ -276,6 +282,8 @@ class Store:
             if legacy is not None:
                 command.stamp(config, legacy)
             command.upgrade(config, "head")
+            if found is not None and found != MIGRATIONS[-1]:
+                log.info("database schema upgraded from version %s to %s", found, MIGRATIONS[-1])
             _meta.create_all(conn, tables=[schema_version])
             conn.execute(sa.delete(schema_version))
             conn.execute(sa.insert(schema_version).values(version=len(MIGRATIONS)))
