@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 import signal
 import time
+import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server.broadcast import Watchers
@@ -20,6 +22,7 @@ from server.store import MOVE, LoggedMove, MatchRecord
 from tests.commands import Serving
 from tests.support.errors import violated_fields
 from tests.support.server import RunningServer
+from tests.support.waiting import wait_until
 
 Code = grpc.StatusCode
 
@@ -90,6 +93,15 @@ class Serve(Serving):
         return (int(fields[11]) + int(fields[12])) / 100  # clock ticks (USER_HZ = 100)
 
 
+def open_watchers(metrics: str) -> float:
+    """The open Watch streams a server's `/metrics` (at that URL) reports."""
+    with urllib.request.urlopen(metrics, timeout=30) as answer:
+        text = answer.read().decode()
+    found = [s.value for f in text_string_to_metric_families(text) for s in f.samples
+             if s.name == "regent_watchers"]  # fmt: skip
+    return found[0] if found else 0.0
+
+
 # -- finding 1: a storm of cancelled watchers ---------------------------------------------
 
 
@@ -139,35 +151,28 @@ def test_watchers_are_capped_per_match_and_per_server() -> None:
         first, first_tokens = humans(stub)
         second, second_tokens = humans(stub)
         calls = [open_watch(stub, first, first_tokens[i]) for i in range(2)]
-        _wait_for(lambda: watchers.count == 2)
+        wait_until(lambda: watchers.count == 2, "2 watchers")
         per_match = _watch_error(stub, first, first_tokens[0])
         calls.append(open_watch(stub, second, second_tokens[0]))
-        _wait_for(lambda: watchers.count == 3)
+        wait_until(lambda: watchers.count == 3, "3 watchers")
         per_server = _watch_error(stub, second, second_tokens[1])
         for err in (per_match, per_server):
             assert err.code() == Code.RESOURCE_EXHAUSTED
             assert violated_fields(err) == ["match_id"]
         assert "this match" in per_match.details() and "server" in per_server.details()
         calls.pop(0).cancel()  # a place comes free as soon as a stream ends
-        _wait_for(lambda: watchers.count == 2)
+        wait_until(lambda: watchers.count == 2, "2 watchers")
         calls.append(open_watch(stub, second, second_tokens[1]))
-        _wait_for(lambda: watchers.count == 3)
+        wait_until(lambda: watchers.count == 3, "3 watchers")
         for call in calls:
             call.cancel()
-        _wait_for(lambda: watchers.count == 0)
+        wait_until(lambda: watchers.count == 0, "no watchers")
 
 
 def _watch_error(stub, match_id: str, token: str) -> grpc.RpcError:
     with pytest.raises(grpc.RpcError) as info:
         list(open_watch(stub, match_id, token, timeout=10))
     return info.value
-
-
-def _wait_for(condition, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.01)
 
 
 def test_a_watcher_far_behind_is_dropped_and_never_waited_for() -> None:
@@ -194,7 +199,8 @@ def test_a_watcher_far_behind_is_dropped_and_never_waited_for() -> None:
 def test_a_thousand_idle_watchers_cost_almost_nothing(tmp_path: Path) -> None:
     """1,000 Watch streams on quiet matches: the server polls nothing for them (it used a
     database query per watcher every 0.5 s, half a core); each still gets the next move."""
-    served = Serve(tmp_path / "matches.sqlite3")
+    served = Serve(tmp_path / "matches.sqlite3", "--metrics-address", "127.0.0.1:0")
+    metrics = served.wait_for(r"metrics on (http://\S+/metrics)").group(1)
     try:
         games = [humans(served.stub, seed=i) for i in range(10)]
         calls = [
@@ -202,7 +208,7 @@ def test_a_thousand_idle_watchers_cost_almost_nothing(tmp_path: Path) -> None:
             for match_id, tokens in games
             for i in range(100)
         ]
-        time.sleep(3)  # every stream open
+        wait_until(lambda: open_watchers(metrics) == len(calls), "every stream open", cap=120)
         before = served.cpu_seconds()
         time.sleep(5)
         used = served.cpu_seconds() - before

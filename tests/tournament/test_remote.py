@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from clients.tournament.remote import RemoteBot, RemoteSpec, parse_address
 from clients.tournament.runner import RECORD_NAME, run_tournament
 from server.limits import ServerLimits
 from tests.support.server import RunningServer, serving
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,13 @@ def test_a_remote_bot_plays_a_tournament(
     assert not server.loop_errors
 
 
+def refusals(caplog: pytest.LogCaptureFixture) -> int:
+    """The Recommend calls the server's log says it refused as busy."""
+    return sum(
+        "Recommend RESOURCE_EXHAUSTED" in record.getMessage() for record in list(caplog.records)
+    )
+
+
 def decisions(game: dict, seat: int) -> int:
     """How many of a recorded game's moves `seat` chose from two or more (replayed from the
     deal): a move with no choice is played without asking the bot."""
@@ -69,22 +76,28 @@ def decisions(game: dict, seat: int) -> int:
     return count
 
 
-def test_a_busy_server_is_asked_again_and_other_refusals_are_not() -> None:
-    """With its one search slot taken, the server refuses (RESOURCE_EXHAUSTED on `budget`);
-    the remote bot waits and asks again. A budget past the limits fails at once."""
+def test_a_busy_server_is_asked_again_and_other_refusals_are_not(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With its one search slot taken (by an analysis that runs until it is closed), the
+    server refuses (RESOURCE_EXHAUSTED on `budget`); the remote bot waits and asks again, and
+    gets its move once the slot is free. A budget past the limits fails at once."""
     state = engine.new_game("royal_cities", 2, 1)
-    with serving(ServerLimits(max_searches=1)) as busy:
+    with (
+        serving(ServerLimits(max_searches=1)) as busy,
+        caplog.at_level(logging.INFO, "regent.server"),
+    ):
         holder = RegentClient(busy.address)
-        hold = threading.Thread(
-            target=lambda: holder.recommend(state.observation(0), seconds=1.0, timeout=30)
-        )
-        hold.start()
-        time.sleep(0.3)  # the slot is taken
-        start = time.monotonic()
+        analysis = holder.analyze(state.observation(0), seconds=30, timeout=60)
+        wait_until(lambda: busy.server.slots.running > 0, "the analysis to take the slot")
         bot = RemoteBot(f"grpc://{busy.address}?bot=mo-ismcts&iterations=20")
-        assert bot.choose(state, seed=1) in state.legal_actions()
-        assert time.monotonic() - start > 0.4  # it waited for the slot
-        hold.join()
+        chosen: list[int] = []
+        asking = threading.Thread(target=lambda: chosen.append(bot.choose(state, seed=1)))
+        asking.start()
+        wait_until(lambda: refusals(caplog) > 0, "the bot to be refused")
+        analysis.close()  # the slot frees, and the bot's next ask is answered
+        asking.join(60)
+        assert not asking.is_alive() and len(chosen) == 1 and chosen[0] in state.legal_actions()
         holder.close()
         too_long = RemoteBot(f"grpc://{busy.address}?bot=mo-ismcts&seconds=100000")
         with pytest.raises(RegentError) as refused:
