@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from clients.tournament.record import read
+from clients.tournament.record import read_finished
 from engine.heuristics import weight_table
 from engine.interface import State
 from engine.weights import WeightTable, read_fit
@@ -79,12 +79,13 @@ def replay(
 ) -> tuple[str, list[Position]]:
     """(the game, the positions of the recorded games that `keep(index, state, action, seat)`
     takes): the state itself, or with `world_seed` a world dealt from the mover's view and the
-    move made. All records must be of one game; a record of another raises ValueError."""
+    move made. Games that did not finish are skipped, and their count said on stderr. All
+    records must be of one game; a record of another raises ValueError."""
     dice = random.Random(world_seed)
     game = ""
     out: list[Position] = []
     for path in paths:
-        header, games, _ = read(path)
+        header, games = read_finished(path)
         config = header["config"]
         if game and config["game"] != game:
             raise ValueError(f"{path} records {config['game']}, the others {game}")

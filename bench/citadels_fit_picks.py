@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 import engine
-from clients.tournament.record import read
+from clients.tournament.record import read_finished
 from engine.citadels.belief import FEATURES, pick_inputs
 
 HELD_OUT_EVERY = 3  # the games of deals 0, 3, 6... are held out
@@ -54,12 +54,13 @@ class Picks:
 
 
 def picks(paths: list[Path], seats: set[str] | None) -> Picks:
-    """The picks with a choice by the seats named (all when None) in the records;
-    ValueError for records of another game or of several player counts."""
+    """The picks with a choice by the seats named (all when None) in the records' games
+    played to their end (the others' count said on stderr); ValueError for records of
+    another game or of several player counts."""
     rows: list[tuple[list[float], list[int], list[bool], int, int]] = []
     counts = set()
     for path in paths:
-        header, games, _ = read(path)
+        header, games = read_finished(path)
         if header["config"]["game"] != "citadels":
             raise ValueError(f"{path} records {header['config']['game']}, not citadels")
         spec = engine.game("citadels")

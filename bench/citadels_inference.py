@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import engine
-from clients.tournament.record import read
+from clients.tournament.record import read_finished
 from engine.interface import State
 from search.ismcts import sample_worlds
 from search.search import SearchConfig
@@ -26,8 +26,9 @@ DRAFT = ("pick", "discard")
 
 
 def after_drafts(path: Path, games: int) -> Iterator[State]:
-    """The position at the first decision after each draft of the record's first games."""
-    _, records, _ = read(path)
+    """The position at the first decision after each draft of the record's first games
+    played to their end (the others' count said on stderr)."""
+    _, records = read_finished(path)
     spec = engine.game("citadels")
     for record in records[:games]:
         state = spec.new_game(len(record["seats"]), seed=record["seed"],
@@ -60,7 +61,7 @@ def hit_rate(positions: list[State], infer: int, worlds: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("record", type=Path, help="a Citadels tournament record (.jsonl[.gz])")
-    parser.add_argument("--games", type=int, default=120, help="the record's first games")
+    parser.add_argument("--games", type=int, default=120, help="the record's first finished games")
     parser.add_argument("--worlds", type=int, default=20, help="worlds per position")
     parser.add_argument("--infer", type=int, nargs="+", default=[0, 256], help="deals weighed")
     args = parser.parse_args(argv)

@@ -156,8 +156,10 @@ def review_config(args: argparse.Namespace) -> ReviewConfig:
 
 
 def record_decisions(path: Path, index: int, seat: int) -> list[Decision]:
-    """The seat's decisions in game `index` of a tournament record, replayed from its deal."""
-    from clients.tournament.record import RecordError, read
+    """The seat's decisions in game `index` of a tournament record, replayed from its deal;
+    a game a bot's failure or its worker's death ended is refused: its moves stop short,
+    and its result is a forfeit's (or none), not what the board came to."""
+    from clients.tournament.record import RecordError, read, unfinished
 
     try:
         _, games, _ = read(path)
@@ -166,6 +168,8 @@ def record_decisions(path: Path, index: int, seat: int) -> list[Decision]:
     found = next((g for g in games if g["index"] == index), None)
     if found is None:
         raise SourceError(f"{path} has no game {index} (indices: 0 to {len(games) - 1})")
+    if (why := unfinished(found)) is not None:
+        raise SourceError(f"{path}: game {index} did not finish ({why})")
     if not 0 <= seat < len(found["seats"]):
         raise SourceError(f"game {index} has seats 0 to {len(found['seats']) - 1}, not {seat}")
     spec = engine.game(found["game"])

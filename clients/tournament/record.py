@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,32 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
         line.pop("type", None)
         games.setdefault(line["index"], line)
     return parsed[0], list(games.values()), good_bytes
+
+
+def read_finished(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(header, the games played to their end), for a reader that learns from how games
+    went; the others are skipped, and their count said on stderr: a game a bot's failure
+    ended has a forfeit's returns and no scores, one whose worker died no result
+    (`unfinished`)."""
+    header, games, _ = read(path)
+    finished = [game for game in games if unfinished(game) is None]
+    if skipped := len(games) - len(finished):
+        print(f"{path}: skipped {skipped} games that did not finish (a bot failed, or its "
+              "worker died)", file=sys.stderr)  # fmt: skip
+    return header, finished
+
+
+def unfinished(game: dict[str, Any]) -> str | None:
+    """Why a recorded game did not finish (`bot failure: timeout (far, seat 1): ...`, or a
+    crashed game's message: `its worker process was killed by SIGKILL during the game`), or
+    None for a game played to its end."""
+    failure = game.get("failure")
+    if failure is None:
+        return None
+    if failure["bot"] is None:  # no bot to blame: the worker died (`play.crashed_record`)
+        return str(failure["message"])
+    return (f"bot failure: {failure['reason']} ({failure['bot']}, seat {failure['seat']}): "
+            f"{failure['message']}")  # fmt: skip
 
 
 def _check_same(path: Path, header: dict[str, Any], config: TournamentConfig) -> None:

@@ -5,7 +5,6 @@ weights at their defaults."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from bench.balance_heuristic import decisions, disagreement, loss, main, positio
 from clients.tournament.record import read
 from engine.citadels.heuristic import TABLE
 from engine.heuristics import load_weights
-from tests.commands import REGENT
+from tests.support.records import tournament_record, with_unfinished
 
 HAND_SET = TABLE.hand_set
 
@@ -23,19 +22,9 @@ def at_defaults() -> bool:
     return all(TABLE.get(p) == TABLE.defaults(p) for p in range(1, 8))
 
 
-def record(tmp_path: Path, game: str, players: int, games: int) -> Path:
-    """A real tournament record: heuristic against random bots, `games` games."""
-    out = tmp_path / f"{game}-{players}"
-    subprocess.run([*REGENT, "tournament", "--game", game,
-                    "--players", str(players), "--gauntlet", "h", "--bot", "h=heuristic",
-                    "--bot", "r=random", "--games", str(games), "--seed", "5", "--workers", "1",
-                    "--out", str(out)], check=True, capture_output=True)  # fmt: skip
-    return out / "record.jsonl"
-
-
 @pytest.fixture(scope="module")
 def citadels_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return record(tmp_path_factory.mktemp("records"), "citadels", 3, 6)
+    return tournament_record(tmp_path_factory.mktemp("records"), "citadels", 3, 6)
 
 
 def test_positions_replay_the_recorded_games(citadels_record: Path) -> None:
@@ -108,7 +97,7 @@ def test_fitting_to_moves_starts_near_the_heuristics_own_moves(
 def test_records_of_two_player_counts_are_refused(
     citadels_record: Path, tmp_path: Path, capsys
 ) -> None:
-    other = record(tmp_path, "citadels", 4, 4)
+    other = tournament_record(tmp_path, "citadels", 4, 4)
     with pytest.raises(SystemExit):
         main([str(citadels_record), str(other), "--steps", "1", "--out", str(tmp_path / "f.json")])
     assert "records of 3 and 4 players: one count a fit" in capsys.readouterr().err
@@ -116,7 +105,7 @@ def test_records_of_two_player_counts_are_refused(
 
 
 def test_records_of_two_games_are_refused(citadels_record: Path, tmp_path: Path) -> None:
-    other = record(tmp_path, "royal_cities", 2, 2)
+    other = tournament_record(tmp_path, "royal_cities", 2, 2)
     with pytest.raises(ValueError, match="records royal_cities, the others citadels"):
         positions([citadels_record, other], every=10)
 
@@ -155,3 +144,22 @@ def test_a_bad_start_is_refused_and_changes_nothing(
     assert reason in err
     assert at_defaults()
     assert not (tmp_path / "fit.json").exists()
+
+
+def test_games_that_did_not_finish_are_skipped_and_counted(
+    citadels_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game a bot's failure ended (a forfeit's returns) and one whose worker died (no
+    result) say nothing of how games go: both are skipped, and the count said on stderr."""
+    mixed, _, _ = with_unfinished(citadels_record, tmp_path / "mixed.jsonl")
+    for read_games in (
+        lambda path: positions([path], every=10)[1],
+        lambda path: decisions([path], None, seed=1)[1],
+    ):
+        clean = read_games(citadels_record)
+        assert "did not finish" not in capsys.readouterr().err
+        kept = read_games(mixed)
+        assert f"{mixed}: skipped 2 games that did not finish" in capsys.readouterr().err
+        assert [(p.deal, p.returns, p.move) for p in kept] == [
+            (p.deal, p.returns, p.move) for p in clean
+        ]

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from bench.citadels_fit_picks import main, picks
-from tests.bench.test_balance_heuristic import record
+from tests.support.records import tournament_record, with_unfinished
 
 
 @pytest.fixture(scope="module")
 def heuristic_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return record(tmp_path_factory.mktemp("records"), "citadels", 3, 9)
+    return tournament_record(tmp_path_factory.mktemp("records"), "citadels", 3, 9)
 
 
 def test_the_picks_with_a_choice_of_the_seats_named(heuristic_record: Path) -> None:
@@ -62,6 +62,16 @@ def test_a_model_scored_on_its_held_out_picks_gives_the_fits_figures(
 
 
 def test_records_of_another_game_are_refused(tmp_path: Path) -> None:
-    other = record(tmp_path, "royal_cities", 2, 2)
+    other = tournament_record(tmp_path, "royal_cities", 2, 2)
     with pytest.raises(SystemExit):
         main([str(other), "--out", str(tmp_path / "x.json")])
+
+
+def test_games_that_did_not_finish_are_skipped_and_counted(
+    heuristic_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mixed, _, _ = with_unfinished(heuristic_record, tmp_path / "mixed.jsonl")
+    kept = picks([mixed], None)
+    assert f"{mixed}: skipped 2 games that did not finish" in capsys.readouterr().err
+    clean = picks([heuristic_record], None)
+    assert (kept.chosen == clean.chosen).all() and (kept.deal == clean.deal).all()
