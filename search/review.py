@@ -1,6 +1,15 @@
 """A review of one seat's game: the estimated win chance after each of its decisions, and
-the moments where its move lost the most win chance against the best move a deeper search
-finds, each with the position and the alternatives.
+the moments where its move lost the most win chance against the best move, each with the
+position and the alternatives.
+
+Every decision gets a first look: a search from the seat's observation, whose root statistics
+say which move it prefers. Those statistics underrate every move the search did not settle
+on (it spends nearly all its iterations on one), so they only choose which decisions to check:
+the `mistakes` decisions where the first look liked another move most. A checked decision's
+moves (the played one, the first look's choice and the deeper search's) are each valued from
+the position after them, by `samples` seeded searches from as many worlds of the seat's
+information; their spread is the value's uncertainty, and a move is a mistake only when the
+best move's lead over it exceeds `NOISE_Z` standard errors of that lead.
 
 Only the seat's information is used: the review reads the seat's observation before each
 of its moves (`Decision`), never the true game, and every search is seeded from the
@@ -10,19 +19,31 @@ same review wherever it runs (the command line, the service).
 
 from __future__ import annotations
 
+import hashlib
+import math
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from engine.interface import State
-from search.bots import advice_config, is_level, own_budget, parse_spec
+from search.bots import HeuristicBot, advice_config, is_level, own_budget, parse_spec
 from search.games import DEFAULT_BOT, default_bot
 from search.ismcts import CancelToken
 from search.search import SearchConfig, SearchResult, search
 
-#: Seeds of decision n's searches: (seed * SEED_STRIDE + 2n + deep) mod 2**64.
+#: Seeds of decision n's first and deeper searches: (seed * SEED_STRIDE + 2n + deep) mod 2**64.
 SEED_STRIDE = 1_000_003
+#: Seeded searches per move at a checked decision (each from its own world of the seat's
+#: information): the value is their mean, its uncertainty their spread.
+SAMPLES = 8
+#: Moves valued beside the played one at a checked decision: the first look's choice (the
+#: move that made the decision a candidate) and the deeper search's most visited other move
+#: (its runner-up when the two are one), the moves some search settled on.
+ALTERNATIVES = 2
+#: A loss is a mistake when it exceeds this many standard errors of itself.
+NOISE_Z = 3.0
 
 
 @dataclass(frozen=True)
@@ -47,11 +68,14 @@ class ReviewConfig:
     bot: str = ""
     iterations: int = 500
     seconds: float = 0.0
-    #: The deeper search of the moments that look worst at the first budget.
+    #: Every search of a checked decision: the deeper search from its observation and the
+    #: searches from the position after each move valued.
     deep_iterations: int = 4000
     deep_seconds: float = 0.0
-    #: How many moments get the deeper search (those whose first loss is largest).
+    #: How many decisions are checked (those whose first look's loss is largest).
     mistakes: int = 3
+    #: Searches per move valued at a checked decision (2 or more: their spread is the noise).
+    samples: int = SAMPLES
     threads: int = 1
     seed: int = 0
 
@@ -62,6 +86,8 @@ class ReviewConfig:
         `players` players (what a level needs); ValueError naming what is wrong."""
         if self.mistakes < 0:
             raise ValueError(f"mistakes must be 0 or more, got {self.mistakes}")
+        if self.samples < 2:
+            raise ValueError(f"samples must be 2 or more, got {self.samples}")
         budget = {
             "iterations": self.deep_iterations if deep else self.iterations,
             "seconds": self.deep_seconds if deep else self.seconds,
@@ -81,6 +107,33 @@ def decision_seed(seed: int, number: int, deep: bool) -> int:
     return (seed * SEED_STRIDE + 2 * number + int(deep)) % (1 << 64)
 
 
+def check_seed(seed: int, number: int, *parts: object) -> int:
+    """The seed of one of decision `number`'s check searches, worlds or replies, named by
+    `parts` (the same on every platform: a hash of their text)."""
+    text = repr((seed, number, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+def check_searches(config: ReviewConfig, alternatives: int = ALTERNATIVES) -> tuple[int, int]:
+    """The most searches one checked decision runs: (at the deeper budget, at the first).
+    The deeper search from its observation, `samples` from the position after each move
+    valued (the played one and `alternatives` more), and, for a mistake, `samples - 1`
+    first searches more, to tell whether the first search would play the move."""
+    return 1 + (1 + alternatives) * config.samples, config.samples - 1
+
+
+def planned_work(config: ReviewConfig, decisions: int) -> tuple[int, float]:
+    """The most iterations and seconds a review of `decisions` decisions plans, at the
+    configuration's budgets (0 on an axis with no limit): a first look at each, and
+    `mistakes` of them checked."""
+    checked = min(config.mistakes, decisions)
+    deep, first = check_searches(config)
+    first_looks = decisions + checked * first
+    iterations = first_looks * config.iterations + checked * deep * config.deep_iterations
+    seconds = first_looks * config.seconds + checked * deep * config.deep_seconds
+    return iterations, seconds
+
+
 @dataclass(frozen=True)
 class Alternative:
     """A move the seat could have played, as a search saw it."""
@@ -91,33 +144,61 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """A move's value from the position after it: the mean win chance of `samples` seeded
+    searches there, and the standard error of that mean."""
+
+    move: str
+    win_chance: float
+    noise: float
+    samples: int
+
+
+@dataclass(frozen=True)
 class Point:
-    """One decision (a moment with two legal moves or more), at the first budget."""
+    """One decision (a moment with two legal moves or more): the figures of its check when
+    it was checked, else of its first look."""
 
     #: Counted from 1 over the seat's decisions (moves with no choice are not decisions).
     number: int
     move: str
-    #: The estimated win chance after the move: the move's win chance in the search.
+    #: The estimated win chance after the move. Checked: its value from the position after
+    #: it. First look: the move's win chance in the search (low for a move it barely tried).
     win_chance: float
-    #: The search's best move (most visited) and how much less the chosen move wins.
+    #: The best move and how much less the chosen move wins. Checked: the highest value of
+    #: the moves valued (the played move on a tie). First look: the most visited move.
     best: str
     loss: float
+    #: Whether the decision was checked (its moves valued from the positions after them).
+    checked: bool = False
+    #: Checked: `NOISE_Z` standard errors of the loss; a loss above it is a mistake.
+    noise: float = 0.0
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """A moment searched again deeper: the chosen move against the best move found."""
+    """A checked decision whose move loses more than the noise: its figures are its
+    point's (number, move, best, loss, win_chance, noise)."""
 
     number: int
     move: str
     best: str
-    #: The best move's win chance minus the chosen move's, in the deeper search (>= 0).
+    #: The best move's value minus the chosen move's, from the positions after them (> noise).
     loss: float
     win_chance: float
+    noise: float
     #: The seat's observation before the move, as the game's JSON.
     observation: dict[str, Any]
-    #: Every legal move, most visited first.
+    #: Every legal move in the deeper search from the observation, most visited first (its
+    #: root statistics: they underrate what it did not settle on).
     alternatives: tuple[Alternative, ...]
+    #: The moves valued from the positions after them, the highest first.
+    estimates: tuple[Estimate, ...] = ()
+    #: Of `samples` first searches (the first look and more seeds), how many play the move.
+    default_plays: int = 0
+    #: When the first search plays the move (`default_plays` > 0): a sentence saying that a
+    #: deeper search changes its mind, with the figures; else empty.
+    deeper_search_prefers: str = ""
 
 
 @dataclass(frozen=True)
@@ -270,18 +351,27 @@ class Reviewer:
 
     @property
     def total(self) -> int:
-        return len(self.moments) + min(self.config.mistakes, len(self.moments))
+        """The searches planned: a first look at every decision, and the checks' at most."""
+        checks = min(self.config.mistakes, len(self.moments))
+        return len(self.moments) + checks * sum(check_searches(self.config))
+
+    def _config(self, moment: _Moment, deep: bool, seed: int | None = None) -> SearchConfig:
+        config = self.config.search_config(moment.number, deep, self.game, self.players)
+        return config if seed is None else replace(config, seed=seed)
 
     def _search(self, moment: _Moment, deep: bool) -> SearchResult | None:
-        """The moment's search, or None once the review is stopped."""
+        """The moment's first (or deeper) search, or None once the review is stopped."""
+        state = moment.state if not deep else self._deep_world(moment)
+        return self._run(state, self._config(moment, deep))
+
+    def _run(self, state: State, config: SearchConfig) -> SearchResult | None:
         if self._cancel.cancelled:
             return None
-        config = self.config.search_config(moment.number, deep, self.game, self.players)
-        state = moment.state if not deep else self._state(moment)
         result = search(state, config, self._cancel)
         return None if self._cancel.cancelled else result
 
-    def _state(self, moment: _Moment) -> State:
+    def _deep_world(self, moment: _Moment) -> State:
+        """The world of the moment's deeper search (its first search's is `moment.state`)."""
         seed = decision_seed(self.config.seed, moment.number, True)
         return engine.state_from_observation(moment.decision.observation, seed=seed)
 
@@ -289,44 +379,200 @@ class Reviewer:
         report = on_progress or (lambda progress: None)
         total = self.total
         points: list[Point] = []
+        first: dict[int, SearchResult] = {}
         for moment in self.moments:
             result = self._search(moment, deep=False)
             if result is None:
                 return Review(self.seat, tuple(points), (), complete=False)
+            first[moment.number] = result
             win, best, loss = _stats(result, moment.action)
             points.append(Point(moment.number, moment.decision.move, win, best, loss))
             report(Progress(len(points), total, points[-1]))
         worst = sorted((p for p in points if p.loss > 0), key=lambda p: (-p.loss, p.number))
         worst = worst[: self.config.mistakes]
-        total = len(points) + len(worst)
-        report(Progress(len(points), total))
-        mistakes = []
+        done = [len(points)]
+        total = len(points) + len(worst) * sum(check_searches(self.config))
+
+        def tick(searches: int = 1) -> None:
+            done[0] += searches
+            report(Progress(done[0], total))
+
+        report(Progress(done[0], total))
         by_number = {m.number: m for m in self.moments}
-        for done, point in enumerate(worst, 1):
-            moment = by_number[point.number]
-            result = self._search(moment, deep=True)
-            if result is None:
+        checked: dict[int, Point] = {}
+        mistakes = []
+        for point in worst:
+            found = _Check(self, by_number[point.number], first[point.number], tick).run()
+            if found is None:
                 break
-            mistake = _mistake(moment, result)
-            if mistake.loss > 0:
+            checked[point.number], mistake = found
+            if mistake is not None:
                 mistakes.append(mistake)
-            report(Progress(len(points) + done, total))
         mistakes.sort(key=lambda m: (-m.loss, m.number))
-        complete = not self._cancel.cancelled
-        return Review(self.seat, tuple(points), tuple(mistakes), complete)
+        final = tuple(checked.get(p.number, p) for p in points)
+        return Review(self.seat, final, tuple(mistakes), not self._cancel.cancelled)
 
 
-def _mistake(moment: _Moment, result: SearchResult) -> Mistake:
-    win, best, loss = _stats(result, moment.action)
-    return Mistake(
-        number=moment.number,
-        move=moment.decision.move,
-        best=best,
-        loss=loss,
-        win_chance=win,
-        observation=moment.decision.observation.to_json(),
-        alternatives=tuple(Alternative(m.text, m.win_chance, m.visits) for m in result.moves),
-    )
+class _Check:
+    """One decision checked: the deeper search from its observation, then the played move
+    and the alternatives each valued from the position after it (`samples` searches each,
+    world k the same for every move, so that their difference is paired), and for a mistake
+    how often the first search plays the move."""
+
+    def __init__(
+        self,
+        reviewer: Reviewer,
+        moment: _Moment,
+        first: SearchResult,
+        tick: Callable[[int], None],
+    ) -> None:
+        self.reviewer = reviewer
+        self.moment = moment
+        self.first = first
+        self.tick = tick
+        self.seed = reviewer.config.seed
+        self.samples = reviewer.config.samples
+
+    def run(self) -> tuple[Point, Mistake | None] | None:
+        """The checked point and, when its loss exceeds the noise, the mistake; None once the
+        review is stopped."""
+        moment, samples = self.moment, self.samples
+        deep = self.reviewer._search(moment, deep=True)
+        if deep is None:
+            return None
+        self.tick(1)
+        moves = _valued(moment.action, self.first, deep)
+        values: dict[int, list[float]] = {action: [] for action in moves}
+        for k in range(samples):
+            for action in moves:
+                value = self._value_after(action, k)
+                if value is None:
+                    return None
+                values[action].append(value)
+                self.tick(1)
+        if len(moves) < 1 + ALTERNATIVES:  # fewer legal moves than planned for
+            self.tick((1 + ALTERNATIVES - len(moves)) * samples)
+        mean = {action: statistics.fmean(found) for action, found in values.items()}
+        best = max(moves, key=lambda a: (mean[a], a == moment.action))  # a tie is no loss
+        loss = mean[best] - mean[moment.action]
+        lead = [b - p for b, p in zip(values[best], values[moment.action], strict=True)]
+        noise = NOISE_Z * _standard_error(lead)
+        text = moment.state.action_to_string
+        point = Point(
+            moment.number, moment.decision.move, mean[moment.action], text(best), loss,
+            checked=True, noise=noise,
+        )  # fmt: skip
+        if loss <= noise:
+            self.tick(samples - 1)
+            return point, None
+        plays = self._default_plays()
+        if plays is None:
+            return None
+        estimates = sorted(
+            (Estimate(text(a), mean[a], _standard_error(values[a]), samples) for a in moves),
+            key=lambda e: -e.win_chance,
+        )
+        mistake = Mistake(
+            number=moment.number,
+            move=moment.decision.move,
+            best=point.best,
+            loss=loss,
+            win_chance=point.win_chance,
+            noise=noise,
+            observation=moment.decision.observation.to_json(),
+            alternatives=tuple(Alternative(m.text, m.win_chance, m.visits) for m in deep.moves),
+            estimates=tuple(estimates),
+            default_plays=plays,
+            deeper_search_prefers=self._prefers(point, plays) if plays else "",
+        )
+        return point, mistake
+
+    def _value_after(self, action: int, k: int) -> float | None:
+        """The seat's win chance after `action` in world k: the others reply by the game's
+        heuristic (the search's playout policy; on a world dealt for the one replying) up
+        to the seat's next choice, which a search at the deeper budget values (its most
+        visited move's win chance); the result if the game ends first. None once stopped."""
+        moment, seed, seat = self.moment, self.seed, self.reviewer.seat
+        world = engine.state_from_observation(
+            moment.decision.observation, seed=check_seed(seed, moment.number, "world", k)
+        )
+        world.apply_action(action)
+        step = 0
+        while not world.is_terminal():
+            legal = world.legal_actions()
+            if world.current_player == seat and len(legal) > 1:
+                break
+            if world.current_player == seat:
+                world.apply_action(legal[0])
+            else:
+                reply_seed = check_seed(seed, moment.number, "reply", k, action, step)
+                world.apply_action(HeuristicBot().choose(world, reply_seed))
+            step += 1
+        if world.is_terminal():
+            return world.returns()[seat]
+        config = self.reviewer._config(
+            moment, True, check_seed(seed, moment.number, "after", k, action)
+        )
+        result = self.reviewer._run(world, config)
+        return None if result is None else result.moves[0].win_chance
+
+    def _default_plays(self) -> int | None:
+        """Of `samples` first searches (the first look and `samples - 1` more seeds, each
+        from its own world), how many play the decision's move; None once stopped."""
+        moment = self.moment
+        plays = int(self.first.action == moment.action)
+        for k in range(1, self.samples):
+            world = engine.state_from_observation(
+                moment.decision.observation,
+                seed=check_seed(self.seed, moment.number, "first world", k),
+            )
+            config = self.reviewer._config(
+                moment, False, check_seed(self.seed, moment.number, "first", k)
+            )
+            result = self.reviewer._run(world, config)
+            if result is None:
+                return None
+            plays += result.action == moment.action
+            self.tick(1)
+        return plays
+
+    def _prefers(self, point: Point, plays: int) -> str:
+        """The sentence of a mistake the first search would play."""
+        first = _budget_words(self.reviewer._config(self.moment, False))
+        deep = _budget_words(self.reviewer._config(self.moment, True))
+        return (
+            f"The first search ({first}) plays {point.move} in {plays} of {self.samples} seeds; "
+            f"a deeper search prefers {point.best}: valued from the position after each move "
+            f"({self.samples} searches of {deep} each), it wins {100 * point.loss:.1f} points "
+            f"more (noise {100 * point.noise:.1f})."
+        )
+
+
+def _valued(played: int, first: SearchResult, deep: SearchResult) -> list[int]:
+    """The moves a check values: the played one, the first look's choice, and the deeper
+    search's most visited others, `1 + ALTERNATIVES` in all (fewer with fewer legal moves)."""
+    moves = [played]
+    for move in (first.moves[0], *deep.moves):
+        if len(moves) == 1 + ALTERNATIVES:
+            break
+        if move.action not in moves:
+            moves.append(move.action)
+    return moves
+
+
+def _standard_error(values: Sequence[float]) -> float:
+    """The standard error of the mean of `values` (2 or more)."""
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
+def _budget_words(config: SearchConfig) -> str:
+    """A search's budget in words: '4,000 iterations', '1 s', '4,000 iterations, 1 s'."""
+    parts = []
+    if config.iterations:
+        parts.append(f"{config.iterations:,} iterations")
+    if config.seconds:
+        parts.append(f"{config.seconds:g} s")
+    return ", ".join(parts)
 
 
 def review(
@@ -339,8 +585,12 @@ def review(
 
 
 __all__ = [
+    "ALTERNATIVES",
+    "NOISE_Z",
+    "SAMPLES",
     "Alternative",
     "Decision",
+    "Estimate",
     "Mistake",
     "Point",
     "Progress",
@@ -348,7 +598,10 @@ __all__ = [
     "ReviewConfig",
     "ReviewError",
     "Reviewer",
+    "check_searches",
+    "check_seed",
     "decision_seed",
     "decisions_of_game",
+    "planned_work",
     "review",
 ]

@@ -1,10 +1,13 @@
-"""The review of one seat's game (`search.review`): a deliberately bad move is flagged, the
-chart has one point per decision, and only the seat's information counts (the review from
-the true game equals the review from the same observations, sent through JSON)."""
+"""The review of one seat's game (`search.review`): a deliberately bad move is flagged, a move
+as good as the best (within the noise) is not, nor is the move the review's own first search
+plays at the hint's budget; the flagged figures are the table's; the chart has one point per
+decision, and only the seat's information counts (the review from the true game equals the
+review from the same observations, sent through JSON)."""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +17,7 @@ from search.bots import make_bot, resolve, search_config
 from search.games import default_bot
 from search.review import (
     Decision,
+    Review,
     ReviewConfig,
     Reviewer,
     ReviewError,
@@ -41,9 +45,67 @@ def test_a_deliberately_bad_move_is_flagged() -> None:
     assert [p.number for p in result.points] == [1, 2]
     worst = result.mistakes[0]
     assert (worst.number, worst.move, worst.best) == (2, "fold", "call")
-    assert worst.loss > 0.9 and worst.win_chance == 0.0
+    assert worst.loss > 0.9 and worst.win_chance == 0.0 and worst.loss > worst.noise
     assert {a.move for a in worst.alternatives} == {"fold", "call"}
+    assert [(e.move, e.win_chance) for e in worst.estimates] == [("call", 1.0), ("fold", 0.0)]
     assert worst.observation == decisions[1].observation.to_json()
+    assert_flags_are_the_tables(result)
+
+
+def assert_flags_are_the_tables(result: Review) -> None:
+    """Every worst moment is a checked decision whose loss exceeds its noise, with its row's
+    figures; every other checked row is within its noise."""
+    rows = {p.number: p for p in result.points}
+    flagged = {m.number for m in result.mistakes}
+    for m in result.mistakes:
+        row = rows[m.number]
+        assert row.checked and m.loss > m.noise >= 0.0
+        assert (m.move, m.best, m.win_chance, m.loss, m.noise) == (
+            row.move, row.best, row.win_chance, row.loss, row.noise
+        )  # fmt: skip
+        assert m.estimates[0].move == m.best
+        assert m.estimates[0].win_chance == pytest.approx(m.win_chance + m.loss)
+    for row in result.points:
+        if row.checked and row.number not in flagged:
+            assert row.loss <= row.noise
+
+
+def test_a_move_as_good_as_the_best_is_not_flagged() -> None:
+    """The King's check wins as surely as its bet (Kuhn poker's win chance), but a search of
+    20 iterations that settles on the bet rates the check lower from its root: the check
+    makes the decision a candidate, and valued from the position after each move the two are
+    equal, so nothing is flagged."""
+    state, _ = kuhn_fold_with_the_king()
+    decisions = decisions_of_game(state, ["check", "bet", "call"], seat=0)
+    config = ReviewConfig(bot="mo-ismcts", iterations=20, deep_iterations=200, seed=0)
+    first_look = review(decisions, ReviewConfig(bot="mo-ismcts", iterations=20, mistakes=0))
+    assert first_look.points[0].loss > 0  # the root statistics' underrating, as before
+    result = review(decisions, config)
+    check = result.points[0]
+    assert check.checked and (check.win_chance, check.loss) == (1.0, 0.0)
+    assert result.mistakes == ()
+
+
+def test_the_first_searchs_own_move_is_not_flagged_at_equal_budget() -> None:
+    """Both seats play every Kuhn deal by the hint (the review's bot at its first budget);
+    reviewed at that budget, no move is flagged unless a deeper search prefers another, and
+    then the mistake says so."""
+    bot = make_bot("mo-ismcts:iterations=300", "kuhn_poker", 2)
+    for seed in range(6):
+        state = engine.new_game("kuhn_poker", 2, seed=seed)
+        moves, game = [], state.clone()
+        while not game.is_terminal():
+            moves.append(game.action_to_string(bot.choose(game, seed + len(moves))))
+            game.apply_action(game.string_to_action(moves[-1]))
+        for seat in (0, 1):
+            config = ReviewConfig(bot="mo-ismcts", iterations=300, deep_iterations=1200, seed=seed)
+            result = review(decisions_of_game(state, moves, seat), config)
+            assert_flags_are_the_tables(result)
+            for mistake in result.mistakes:
+                assert mistake.default_plays == 0 or "a deeper search prefers" in (
+                    mistake.deeper_search_prefers
+                )
+            assert not [m for m in result.mistakes if m.default_plays], (seed, seat, moves)
 
 
 @pytest.fixture(scope="module", params=[("royal_cities", 2), ("citadels", 4)])
@@ -70,6 +132,8 @@ def test_one_point_per_decision(played: tuple[engine.State, list[str]]) -> None:
     assert len(result.mistakes) <= FAST.mistakes
     assert [m.loss for m in result.mistakes] == sorted((m.loss for m in result.mistakes),
                                                        reverse=True)  # fmt: skip
+    assert sum(p.checked for p in result.points) == min(FAST.mistakes, choices)
+    assert_flags_are_the_tables(result)
 
 
 def test_only_the_seats_information_counts(played: tuple[engine.State, list[str]]) -> None:
@@ -99,8 +163,8 @@ def test_stopping_keeps_what_is_done(played: tuple[engine.State, list[str]]) -> 
     result = reviewer.run(stop_after_three)
     assert not result.complete
     assert [p.number for p in result.points] == [1, 2, 3]
-    full = review(decisions_of_game(state, moves, seat=0), FAST)
-    assert result.points == full.points[:3]
+    first_looks = review(decisions_of_game(state, moves, seat=0), replace(FAST, mistakes=0))
+    assert result.points == first_looks.points[:3]
 
 
 def test_a_review_can_be_stopped_from_another_thread(
@@ -162,7 +226,7 @@ def test_a_level_is_the_reviewed_games_level_with_its_own_budget(
         seed=4,
     )
     expected = review(decisions, spec)
-    assert expected.complete and expected.mistakes
+    assert expected.complete and any(p.checked for p in expected.points)
     for mistake in expected.mistakes:
         assert sum(a.visits for a in mistake.alternatives) == level.iterations
     for given in ({}, {"iterations": 999, "deep_iterations": 999, "seconds": 60, "threads": 2}):
