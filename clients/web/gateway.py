@@ -15,7 +15,8 @@ imports any file a protobuf library wrote.
 Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
 Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
 `WebOptions.header_timeout` seconds from connecting (or from its last answer) to send a
-request's headers, and `body_timeout` to send its body.
+request's headers, and `body_timeout` to send its body; an answer given before the body has
+all arrived ends the connection without a reset (`_hang_up`), so the client reads it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-from aiohttp import web
+from aiohttp import StreamReader, web
 from google.protobuf import json_format, message_factory
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
@@ -57,6 +58,11 @@ MAX_BODY = 256 * 1024
 #: the client's next bytes make the kernel reset it, which can discard the answer (a 408)
 #: before the client reads it; short, so that a slow client is still cut off.
 LINGER = 0.5
+#: An answer given before its request's body had all arrived ends the connection politely
+#: (`_hang_up`): what the client still sends is read and dropped, up to these many bytes and
+#: seconds, while it reads the answer and closes.
+DRAIN_BYTES = MAX_BODY
+DRAIN_SECONDS = 5.0
 #: HTTP status for each gRPC code the service returns; anything else is 502.
 HTTP_STATUS = {
     grpc.StatusCode.INVALID_ARGUMENT: 400,
@@ -258,7 +264,8 @@ class Gateway:
         self.access: Access | None = None
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_json_errors, self._guard])
+        middlewares = [_hang_up, _json_errors, self._guard]
+        app = web.Application(client_max_size=MAX_BODY, middlewares=middlewares)
         app.on_response_prepare.append(guard.mark)
         app.router.add_get("/", _index)
         app.router.add_static("/static/", static_folder())
@@ -412,6 +419,35 @@ def static_folder() -> Path:
 
 async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(static_folder() / "index.html")
+
+
+@web.middleware
+async def _hang_up(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """An answer given before the request's body had all arrived (a 408 for a body too slow,
+    a refusal that never read it) ends the connection without a reset: the answer, then the
+    gateway's end of the stream (a FIN), then what the client still sends read and dropped
+    until it closes, up to DRAIN_BYTES or DRAIN_SECONDS. Closed while the client's bytes
+    still come (as aiohttp closes after LINGER), the connection is reset by the kernel, and
+    a client that had not read the answer yet (a loaded one) loses it."""
+    response = await handler(request)
+    transport = request.transport
+    if request.content.is_eof() or response.prepared or transport is None:
+        return response
+    response.force_close()
+    await response.prepare(request)
+    await response.write_eof()
+    transport.write_eof()
+    with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+        await asyncio.wait_for(_discard(request.content, DRAIN_BYTES), DRAIN_SECONDS)
+    return response
+
+
+async def _discard(content: StreamReader, limit: int) -> None:
+    """Read and drop `content` to its end, or until `limit` bytes are dropped."""
+    while limit > 0 and (chunk := await content.readany()):
+        limit -= len(chunk)
 
 
 @web.middleware

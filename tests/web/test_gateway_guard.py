@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from aiohttp import web as aioweb
 
-from clients.web.gateway import Gateway, static_folder
+from clients.web.gateway import DRAIN_SECONDS, LINGER, Gateway, static_folder
 from clients.web.guard import WebOptions
 from tests.support.server import RunningServer
 from tests.support.web import GatewayThread, http
@@ -257,17 +257,19 @@ async def _slowly(writer: asyncio.StreamWriter, data: bytes, pause: float) -> No
 
 
 async def _cut_off_after(
-    port: int, head: bytes, slow: bytes, connected: threading.Event
+    port: int, head: bytes, slow: bytes, connected: threading.Event, read_after: float = 0.0
 ) -> tuple[float, bytes]:
-    """Connect (then set `connected`), send `head` at once, then `slow` a byte every 0.1 s;
-    the seconds until the gateway closes the connection, and what it answered before. A
-    reset counts as the close: a client too slow to read the gateway's close (a loaded host)
-    sends it more bytes, which the closed socket answers with a reset."""
+    """Connect (then set `connected`), send `head` at once, then `slow` a byte every 0.1 s,
+    reading from `read_after` seconds on (a loaded client reads late); the seconds until the
+    gateway closes the connection, and what it answered before. A reset counts as the close:
+    a client too slow to read the gateway's close (a loaded host) sends it more bytes, which
+    the closed socket answers with a reset."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     start = time.monotonic()
     connected.set()
     writer.write(head)
     trickle = asyncio.create_task(_slowly(writer, slow, 0.1))
+    await asyncio.sleep(read_after)
     answer = bytearray()
     try:
         while chunk := await asyncio.wait_for(reader.read(1 << 16), timeout=10):
@@ -334,3 +336,22 @@ def test_a_body_sent_byte_by_byte_is_cut_off(strict: GatewayThread) -> None:
     error = json.loads(rest.partition(b"\r\n\r\n")[2])["error"]
     assert error["code"] == "REQUEST_TIMEOUT" and "1 s" in error["message"]
     assert SLOW.body_timeout - 0.25 < seconds < SLOW.body_timeout + SLACK
+
+
+@pytest.mark.timing
+def test_a_client_that_reads_its_408_late_still_gets_it(strict: GatewayThread) -> None:
+    """A loaded client reads long after the gateway answered 408 (past aiohttp's LINGER),
+    its body still trickling in meanwhile: it gets the answer and the connection's end, not
+    a reset that would discard the answer (the gateway ends its side of the stream first,
+    and reads and drops what still comes, DRAIN_SECONDS at most, until the client closes)."""
+    head = (
+        f"POST /api/legal-moves HTTP/1.1\r\nHost: 127.0.0.1:{strict.port}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+    ).encode()
+    late = SLOW.body_timeout + LINGER + 1.0
+    assert late + 2.0 < SLOW.body_timeout + DRAIN_SECONDS  # room for a loaded host's waits
+    cut_off = _cut_off_after(strict.port, head, b" " * 200, threading.Event(), read_after=late)
+    _, answer = asyncio.run(cut_off)
+    status, _, rest = answer.partition(b"\r\n")
+    assert status == b"HTTP/1.1 408 Request Timeout"
+    assert json.loads(rest.partition(b"\r\n\r\n")[2])["error"]["code"] == "REQUEST_TIMEOUT"
