@@ -13,7 +13,16 @@ from engine.errors import InvalidObservationError
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import SEARCH_BOTS, resolve
 from search.ismcts import check_config
-from search.review import Decision, Mistake, Point, Progress, Review, ReviewConfig, Reviewer
+from search.review import (
+    Decision,
+    Mistake,
+    Point,
+    Progress,
+    Review,
+    ReviewConfig,
+    Reviewer,
+    planned_work,
+)
 from server.levels import bot_budget
 from server.limits import BudgetError, ServerLimits, check_tree
 from server.moves import action_of
@@ -22,7 +31,7 @@ from server.status import Rejected, invalid_argument, resource_exhausted
 
 #: The most decisions one review takes (a long game gives a seat a few hundred).
 MAX_DECISIONS = 1000
-#: The most moments searched again deeper.
+#: The most decisions checked.
 MAX_MISTAKES = 20
 
 
@@ -144,22 +153,22 @@ def _check_game(config: ReviewConfig, decision: Decision) -> None:
 
 
 def _check_total(config: ReviewConfig, decisions: int, limits: ServerLimits) -> None:
-    """RESOURCE_EXHAUSTED when the review's searches together ask for more than the limit."""
-    deep = min(config.mistakes, decisions)
-    iterations = decisions * config.iterations + deep * config.deep_iterations
-    seconds = decisions * config.seconds + deep * config.deep_seconds
-    if iterations > limits.max_review_iterations:
-        reason = (
-            f"{decisions} decisions at this budget take {iterations} iterations; the server's "
-            f"limit for a review is {limits.max_review_iterations}"
-        )
-        raise Rejected(resource_exhausted("budget.iterations", reason))
-    if seconds > limits.max_review_seconds:
-        reason = (
-            f"{decisions} decisions at this budget take {seconds:g} s; the server's limit for "
-            f"a review is {limits.max_review_seconds:g} s"
-        )
-        raise Rejected(resource_exhausted("budget.seconds", reason))
+    """RESOURCE_EXHAUSTED when the review's searches together ask for more than the limit:
+    the first looks and every search of the checks (see `search.review.planned_work`); the
+    field is `budget` when the first looks alone are over it, else `deep_budget`."""
+    iterations, seconds = planned_work(config, decisions)
+    checks = f"{min(config.mistakes, decisions)} checked"
+    for total, limit, part, words in (
+        (iterations, limits.max_review_iterations, "iterations", "{:,} iterations"),
+        (seconds, limits.max_review_seconds, "seconds", "{:g} s"),
+    ):
+        if total > limit:
+            field = "budget" if decisions * getattr(config, part) > limit else "deep_budget"
+            reason = (
+                f"{decisions} decisions ({checks}) at these budgets take {words.format(total)}; "
+                f"the server's limit for a review is {words.format(limit)}"
+            )
+            raise Rejected(resource_exhausted(f"{field}.{part}", reason))
 
 
 async def run_review(
@@ -223,6 +232,8 @@ def _point(point: Point) -> advisor_pb2.ReviewPoint:
         win_chance=point.win_chance,
         best=_move(point.best),
         loss=point.loss,
+        checked=point.checked,
+        noise=point.noise,
     )
 
 
@@ -239,6 +250,15 @@ def _mistake(mistake: Mistake) -> advisor_pb2.ReviewMistake:
             common_pb2.MoveStatistics(move=_move(a.move), visits=a.visits, win_chance=a.win_chance)
             for a in mistake.alternatives
         ],
+        noise=mistake.noise,
+        estimates=[
+            advisor_pb2.ReviewEstimate(
+                move=_move(e.move), win_chance=e.win_chance, noise=e.noise, samples=e.samples
+            )
+            for e in mistake.estimates
+        ],
+        default_plays=mistake.default_plays,
+        deeper_search_prefers=mistake.deeper_search_prefers,
     )
 
 

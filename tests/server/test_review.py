@@ -1,7 +1,7 @@
 """AdvisorService.Review over a real socket: the streamed review equals the review made in
 process from the same decisions, seeds and budgets; bad input is INVALID_ARGUMENT naming the
-field (never UNKNOWN); a review too large is RESOURCE_EXHAUSTED; a cancelled review frees its
-search slot."""
+field (never UNKNOWN); a review too large, its checks' searches counted, is RESOURCE_EXHAUSTED;
+a cancelled review frees its search slot."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from regent.v1 import advisor_pb2, common_pb2
 from search.bots import make_bot, resolve
 from search.games import default_bot
 from search.levels import LEVELS
-from search.review import Decision, ReviewConfig, decisions_of_game, review
+from search.review import Decision, ReviewConfig, check_searches, decisions_of_game, review
 from server.limits import ServerLimits
 from server.review_call import read_request
 from tests.support.server import RunningServer
@@ -52,16 +52,26 @@ def test_the_streamed_review_is_the_review(
     ]
     assert messages[-1].done == messages[-1].total
     assert final.complete and final.seat == 1
-    got = [(p.number, p.move.text, p.win_chance, p.best.text, p.loss) for p in final.points]
-    assert got == [(p.number, p.move, p.win_chance, p.best, p.loss) for p in expected.points]
-    assert [(m.number, m.move.text, m.best.text, m.loss) for m in final.mistakes] == [
-        (m.number, m.move, m.best, m.loss) for m in expected.mistakes
+    got = [(p.number, p.move.text, p.win_chance, p.best.text, p.loss, p.checked, p.noise)
+           for p in final.points]  # fmt: skip
+    assert got == [
+        (p.number, p.move, p.win_chance, p.best, p.loss, p.checked, p.noise)
+        for p in expected.points
     ]
+    assert any(p.checked for p in final.points)
+    assert [(m.number, m.move.text, m.best.text, m.loss, m.noise, m.default_plays,
+             m.deeper_search_prefers) for m in final.mistakes] == [
+        (m.number, m.move, m.best, m.loss, m.noise, m.default_plays, m.deeper_search_prefers)
+        for m in expected.mistakes
+    ]  # fmt: skip
     for sent, made in zip(final.mistakes, expected.mistakes, strict=True):
         assert sent.observation == observation_to_proto(decisions[0].observation.__class__
                                                         .from_json(made.observation))  # fmt: skip
         assert [(a.move.text, a.visits) for a in sent.alternatives] == [
             (a.move, a.visits) for a in made.alternatives
+        ]
+        assert [(e.move.text, e.win_chance, e.noise, e.samples) for e in sent.estimates] == [
+            (e.move, e.win_chance, e.noise, e.samples) for e in made.estimates
         ]
 
 
@@ -159,6 +169,15 @@ def test_a_review_over_the_limits_is_resource_exhausted(
     error = refused(regent_server.address, many)
     assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert error.field_violations[0].field == "budget.iterations"
+    # One decision checked at 900,000 iterations a search: 25 searches of them (the deeper
+    # one and 8 from the position after each of 3 moves) and 7 first looks more.
+    deep, first = check_searches(ReviewConfig())
+    assert (deep, first) == (25, 7)
+    checked = request(decisions[:1], deep_budget=common_pb2.SearchBudget(iterations=900_000))
+    error = refused(regent_server.address, checked)
+    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert error.field_violations[0].field == "deep_budget.iterations"
+    assert "22,500,400 iterations" in error.field_violations[0].description
 
 
 @pytest.mark.timing
@@ -180,11 +199,12 @@ def test_a_review_stops_at_the_deadline_with_what_is_done(
     tight_server: RunningServer, decisions: list[Decision]
 ) -> None:
     """Searches of 5 s each under a 2 s deadline: the review answers by the deadline (else
-    gRPC ends the call with DEADLINE_EXCEEDED, which the client raises) with what it did."""
+    gRPC ends the call with DEADLINE_EXCEEDED, which the client raises) with what it did.
+    (No checks: with theirs, 32 searches of 5 s a check, it would be over the 300 s limit.)"""
     with RegentClient(tight_server.address) as client:
         messages = list(client.review(
             [d.observation for d in decisions], [d.move for d in decisions],
-            seconds=5.0, deep_seconds=5.0, timeout=2.0,
+            seconds=5.0, deep_seconds=5.0, mistakes=0, timeout=2.0,
         ))  # fmt: skip
     final = messages[-1].review
     assert not final.complete and len(final.points) < len(decisions)
