@@ -1,6 +1,7 @@
 """`regent review`: one seat's game reviewed from that seat's information (see
 `search.review`), from a tournament record or a hosted match; prints the table and the worst
-moments, and writes the chart of the win chance as a PNG.
+moments, and writes the chart of the win chance as a PNG: the table's figures, point for
+point (`chart_points`).
 
 The searches run on a background thread behind a progress bar; Ctrl-C stops them and prints
 what is done.
@@ -70,9 +71,9 @@ def add_review(commands: argparse._SubParsersAction) -> None:
     for flag, kind, default, text in (
         ("--iterations", int, defaults.iterations, "per decision"),
         ("--seconds", float, defaults.seconds, "per decision (0: no limit)"),
-        ("--deep-iterations", int, defaults.deep_iterations, "per worst moment, searched again"),
-        ("--deep-seconds", float, defaults.deep_seconds, "per worst moment (0: no limit)"),
-        ("--mistakes", int, defaults.mistakes, "worst moments searched again"),
+        ("--deep-iterations", int, defaults.deep_iterations, "per search of a checked decision"),
+        ("--deep-seconds", float, defaults.deep_seconds, "per check search (0: no limit)"),
+        ("--mistakes", int, defaults.mistakes, "decisions checked (the first look's worst)"),
         ("--threads", int, defaults.threads, "search threads"),
         ("--seed", int, defaults.seed, "the review's seed"),
     ):
@@ -254,31 +255,54 @@ def run_in_background(reviewer: Reviewer) -> Review:
 # -- output ----------------------------------------------------------------------
 
 
+#: Under the table: what its columns mean.
+TABLE_KEY = (
+    "loss: win chance lost to the best move; noise: its uncertainty where the decision was "
+    "checked (each move valued from the position after it), a loss above it is a mistake (*); "
+    "'-': a first look only, whose root statistics underrate the moves its search did not "
+    "settle on."
+)
+
+
 def format_review(review: Review, decisions: list[Decision]) -> str:
-    """The table of decisions and the worst moments with their alternatives."""
+    """The table of decisions and the worst moments with the moves valued and the deeper
+    search's root statistics. A flagged row's figures are its worst moment's."""
     width = max([len("move"), *(len(p.move) for p in review.points)])
     flagged = {m.number for m in review.mistakes}
     lines = [
         f"Review of seat {review.seat}: {len(review.points)} decisions"
         + ("" if review.complete else " (stopped before the end)"),
         "",
-        f"  {'#':>3}  {'move':<{width}}  {'win after':>9}  {'loss':>6}",
+        f"  {'#':>3}  {'move':<{width}}  {'win after':>9}  {'loss':>6}  {'noise':>6}",
     ]
     lines += [
         f"  {p.number:>3}  {p.move:<{width}}  {100 * p.win_chance:>8.1f}%  "
-        f"{100 * p.loss:>6.1f}" + ("  *" if p.number in flagged else "")
+        f"{100 * p.loss:>6.1f}  {f'{100 * p.noise:.1f}' if p.checked else '-':>6}"
+        + ("  *" if p.number in flagged else "")
         for p in review.points
     ]
-    lines += ["", "Worst moments (searched again deeper):" if review.mistakes else
-              "No move lost win chance against a deeper search."]  # fmt: skip
+    lines += ["", TABLE_KEY, ""]
+    lines += ["Worst moments (checked: each move valued from the position after it):"
+              if review.mistakes else "No checked move lost more than the noise."]  # fmt: skip
     for mistake in review.mistakes:
         lines += [
             "",
             f"Decision {mistake.number}: played {mistake.move} ({100 * mistake.win_chance:.1f}%); "
-            f"best {mistake.best}: {100 * mistake.loss:.1f} points of win chance lost",
-            _position(mistake.observation, review.seat),
-            f"    {'move':<{width}}  {'win %':>6}  {'visits':>7}",
+            f"best {mistake.best}: {100 * mistake.loss:.1f} points of win chance lost "
+            f"(noise {100 * mistake.noise:.1f})",
         ]
+        if mistake.deeper_search_prefers:
+            lines.append(mistake.deeper_search_prefers)
+        lines += [
+            _position(mistake.observation, review.seat),
+            f"    {'move':<{width}}  {'win after':>9}  {'±':>5}  (from the position after it; ± 1 "
+            "standard error)",
+        ]
+        lines += [
+            f"    {e.move:<{width}}  {100 * e.win_chance:>8.1f}%  {100 * e.noise:>5.1f}"
+            for e in mistake.estimates
+        ]
+        lines.append(f"    {'move':<{width}}  {'win %':>6}  {'visits':>7}  (the deeper search)")
         lines += [
             f"    {a.move:<{width}}  {100 * a.win_chance:>6.1f}  {a.visits:>7}"
             for a in mistake.alternatives
@@ -298,6 +322,14 @@ def _position(observation: dict[str, Any], seat: int) -> str:
     return text.board(obs, seat)
 
 
+def chart_points(review: Review) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+    """The chart's points, (decision, win chance after in %): every decision's, as the table
+    gives it, and the worst moments'."""
+    flagged = {m.number for m in review.mistakes}
+    every = [(p.number, 100 * p.win_chance) for p in review.points]
+    return every, [(n, chance) for n, chance in every if n in flagged]
+
+
 def write_chart(review: Review, path: Path) -> None:
     """A PNG of the win chance after each decision, the worst moments marked (Agg backend)."""
     import matplotlib
@@ -305,12 +337,11 @@ def write_chart(review: Review, path: Path) -> None:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    numbers = [p.number for p in review.points]
-    chances = [100 * p.win_chance for p in review.points]
+    every, marked = chart_points(review)
     figure, axes = plt.subplots(figsize=(8, 3.5))
-    axes.plot(numbers, chances, marker="o", markersize=3, label="win chance after the move")
-    marked = [p for p in review.points if p.number in {m.number for m in review.mistakes}]
-    axes.plot([p.number for p in marked], [100 * p.win_chance for p in marked], "o",
+    axes.plot([n for n, _ in every], [c for _, c in every], marker="o", markersize=3,
+              label="win chance after the move")  # fmt: skip
+    axes.plot([n for n, _ in marked], [c for _, c in marked], "o",
               color="#d55e00", label="worst moments")  # fmt: skip
     axes.set_ylim(0, 100)
     axes.set_xlabel("decision")
@@ -325,8 +356,10 @@ def write_chart(review: Review, path: Path) -> None:
 
 __all__ = [
     "BUDGET_FLAGS",
+    "TABLE_KEY",
     "SourceError",
     "add_review",
+    "chart_points",
     "format_review",
     "game_json",
     "match_decisions",

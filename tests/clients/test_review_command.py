@@ -1,7 +1,7 @@
 """`regent review` as a user runs it (subprocesses): on a tournament record made by a short
 tournament here, and on a match hosted by a real `regent serve` over a socket; the table,
-the worst moments and the PNG. The match's review equals the review of the observations
-the seat itself saw while playing."""
+the worst moments and the PNG, whose points are the table's. The match's review equals the
+review of the observations the seat itself saw while playing."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 import engine
-from clients.cli.review import format_review
+from clients.cli.review import chart_points, format_review
 from clients.client import RegentClient, RegentError
 from convert import observation_from_proto
 from regent.v1 import matches_pb2
@@ -49,9 +49,21 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def table_rows(output: str) -> list[list[str]]:
-    """The table's rows: number, move words..., win after, loss."""
+    """The table's rows: number, move words..., win after, loss, noise, and * when flagged."""
     lines = output.split("\n\n")[1].splitlines()[1:]
     return [line.split() for line in lines]
+
+
+def worst_moments(output: str) -> list[tuple[int, float, float]]:
+    """(decision, win after %, points lost) of the printed worst moments."""
+    found = []
+    for line in output.splitlines():
+        if line.startswith("Decision "):
+            number = int(line.split()[1].rstrip(":"))
+            win = float(line.split("(", 1)[1].split("%")[0])
+            lost = float(line.rsplit(": ", 1)[1].split()[0])
+            found.append((number, win, lost))
+    return found
 
 
 def recorded_decisions(record: Path, index: int, seat: int) -> list[Decision]:
@@ -74,7 +86,16 @@ def test_review_of_a_tournament_record(record: Path, tmp_path: Path) -> None:
     assert result.stdout.startswith(format_review(expected, decisions))
     rows = table_rows(result.stdout)
     assert len(rows) == len(expected.points) > 0
-    assert "Worst moments" in result.stdout or "No move lost" in result.stdout
+    assert "Worst moments" in result.stdout or "No checked move lost" in result.stdout
+    # The chart plots the table's figures, and marks the table's flagged rows, whose figures
+    # are the worst moments' own.
+    every, marked = chart_points(expected)
+    assert [(int(r[0]), r[-4 if r[-1] == "*" else -3]) for r in rows] == [
+        (n, f"{chance:.1f}%") for n, chance in every
+    ]
+    flagged = [(int(r[0]), float(r[-4][:-1]), float(r[-3])) for r in rows if r[-1] == "*"]
+    assert [n for n, _, _ in flagged] == [n for n, _ in marked]
+    assert sorted(worst_moments(result.stdout)) == flagged
 
 
 def test_review_refuses_what_is_not_there(record: Path, tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """The page's review in headless Chromium, on a laptop and a phone screen: a finished game of
 a short tournament, written by `regent review --save-game` and imported, reviewed through
 the gateway's /api/review; the chart and the mistakes list render, and the numbers are the
-command line's for the same seeds and budgets. A review can be stopped (its search slot is
-freed). Screenshots: tests/artifacts/web/<viewport>-review-*.png."""
+command line's for the same seeds and budgets (the chart's points the table's). A review can
+be stopped (its search slot is freed). Screenshots: tests/artifacts/web/<viewport>-review-*.png."""
 
 from __future__ import annotations
 
@@ -26,24 +26,28 @@ FLAGS = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "
 
 @pytest.fixture(scope="module")
 def reviewed(record: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """Game 0, seat 0 of the record: the game file the page imports, and the CLI's output."""
+    """Game 0, seat 1 of the record (the random bot's, which the review flags): the game file
+    the page imports, and the CLI's output."""
     out = tmp_path_factory.mktemp("review")
     game = out / "game.json"
-    result = regent("review", str(record), "--index", "0", "--seat", "0", *FLAGS,
+    result = regent("review", str(record), "--index", "0", "--seat", "1", *FLAGS,
                     "--chart", str(out / "chart.png"), "--save-game", str(game),
                     timeout=120)  # fmt: skip
     assert result.returncode == 0, result.stderr
     return game, result.stdout
 
 
-def cli_rows(output: str) -> list[tuple[int, str, float, float]]:
-    """(number, move, win %, loss in points) of the CLI's table."""
+def cli_rows(output: str) -> list[tuple[int, str, float, float, float | None]]:
+    """(number, move, win %, loss in points, noise in points or None unchecked) of the CLI's
+    table."""
     rows = []
     for line in output.split("\n\n")[1].splitlines()[1:]:
         words = line.split()
         flagged = words[-1] == "*"
         words = words[:-1] if flagged else words
-        rows.append((int(words[0]), " ".join(words[1:-2]), float(words[-2][:-1]), float(words[-1])))
+        noise = None if words[-1] == "-" else float(words[-1])
+        rows.append((int(words[0]), " ".join(words[1:-3]), float(words[-3][:-1]),
+                     float(words[-2]), noise))  # fmt: skip
     return rows
 
 
@@ -116,11 +120,21 @@ def test_the_page_reviews_a_finished_game_as_the_cli_does(
     shown = page.eval_on_selector_all(
         "#review-table tbody tr",
         "rows => rows.map(r => [Number(r.dataset.number), r.dataset.move,"
-        " Number(r.dataset.win), Number(r.dataset.loss)])",
+        " Number(r.dataset.win), Number(r.dataset.loss), Number(r.dataset.noise),"
+        " r.dataset.checked === '1'])",
     )
-    assert [(n, m) for n, m, _, _ in shown] == [(n, m) for n, m, _, _ in rows]
-    for (_, _, win, loss), (_, _, cli_win, cli_loss) in zip(shown, rows, strict=True):
+    assert [(n, m) for n, m, *_ in shown] == [(n, m) for n, m, *_ in rows]
+    for (_, _, win, loss, noise, checked), (_, _, cli_win, cli_loss, cli_noise) in zip(
+        shown, rows, strict=True
+    ):
         assert abs(100 * win - cli_win) <= 0.051 and abs(100 * loss - cli_loss) <= 0.051
+        assert checked == (cli_noise is not None)
+        assert cli_noise is None or abs(100 * noise - cli_noise) <= 0.051
+    plotted = page.eval_on_selector_all(
+        "#review-svg circle.dot",
+        "dots => dots.map(d => [Number(d.dataset.number), Number(d.dataset.win)])",
+    )
+    assert plotted == [[n, win] for n, _, win, *_ in shown]
 
     mistakes = cli_mistakes(output)
     listed = page.eval_on_selector_all(
@@ -130,19 +144,19 @@ def test_the_page_reviews_a_finished_game_as_the_cli_does(
     assert [n for n, _ in listed] == [n for n, _ in mistakes]
     for (_, loss), (_, cli_loss) in zip(listed, mistakes, strict=True):
         assert abs(100 * loss - cli_loss) <= 0.051
-    assert page.locator("#review-svg circle.mistake").count() == len(mistakes)
-    if mistakes:
-        first = page.locator("#review-mistakes > li").first
-        assert first.locator("table.alternatives tbody tr").count() >= 2
-        first.locator("[data-replay]").click()
-        page.wait_for_function(
-            "() => document.getElementById('notice').textContent.includes('that decision')"
-        )
-        page.wait_for_function(
-            "() => !['…', ''].includes(document.getElementById('legal').textContent)"
-        )
-        assert page.is_hidden("#problem")
-        page.screenshot(path=str(tab.shots / f"{tab.name}-review-replay.png"), full_page=True)
+    assert page.locator("#review-svg circle.mistake").count() == len(mistakes) > 0
+    first = page.locator("#review-mistakes > li").first
+    assert first.locator("table.estimates tbody tr").count() >= 2
+    assert first.locator("table.alternatives tbody tr").count() >= 2
+    first.locator("[data-replay]").click()
+    page.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('that decision')"
+    )
+    page.wait_for_function(
+        "() => !['…', ''].includes(document.getElementById('legal').textContent)"
+    )
+    assert page.is_hidden("#problem")
+    page.screenshot(path=str(tab.shots / f"{tab.name}-review-replay.png"), full_page=True)
 
 
 def test_a_review_can_be_stopped(

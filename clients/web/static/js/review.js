@@ -2,7 +2,9 @@
 // observation before each move it played, and the move), or imports a game written by
 // `regent review --save-game`; the service's Review call searches each one from that seat's
 // information, streaming its progress; the page draws the win chance over the game (an
-// inline SVG) and lists the worst moments with their alternatives, each replayable.
+// inline SVG) and lists the worst moments with their alternatives, each replayable. A
+// decision's figures are the review's one set (the table's, the chart's, the worst moment's):
+// a checked one's from the positions after its moves, with their noise.
 import { review } from "./api.js";
 import { el } from "./ui.js";
 
@@ -137,26 +139,31 @@ function show(result, game) {
   const table = el(
     "table",
     { id: "review-table" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "loss"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "loss"), el("th", {}, "noise"))),
     el(
       "tbody",
       {},
       ...points.map((p) =>
         el(
           "tr",
-          { "data-number": p.number, "data-move": p.move.text, "data-win": Number(p.win_chance || 0), "data-loss": Number(p.loss || 0) },
+          { "data-number": p.number, "data-move": p.move.text, "data-win": Number(p.win_chance || 0), "data-loss": Number(p.loss || 0),
+            "data-noise": Number(p.noise || 0), "data-checked": p.checked ? "1" : "0" },
           el("td", {}, p.number),
           el("td", {}, page.describeMove(p.move.text, seen)),
           el("td", {}, `${(100 * Number(p.win_chance || 0)).toFixed(1)}%`),
           el("td", {}, (100 * Number(p.loss || 0)).toFixed(1)),
+          el("td", { title: p.checked ? "checked: a loss above the noise is a mistake" : "a first look only" },
+            p.checked ? (100 * Number(p.noise || 0)).toFixed(1) : "–"),
         ),
       ),
     ),
   );
   $("review-result").replaceChildren(
-    el("h3", {}, mistakes.length ? "Worst moments" : "No move lost win chance against a deeper search."),
+    el("h3", {}, mistakes.length ? "Worst moments" : "No checked move lost more than the noise."),
     list,
-    el("details", { class: "review-all" }, el("summary", {}, "Every decision"), table),
+    el("details", { class: "review-all" }, el("summary", {}, "Every decision"), table,
+      el("p", { class: "muted" }, "Noise: how uncertain a checked decision's loss is (each move valued from the position after it); " +
+        "a loss above it is a mistake. –: a first look only, which underrates the moves its search did not settle on.")),
   );
 }
 
@@ -165,6 +172,15 @@ function mistake(m) {
   const describe = (text) => page.describeMove(text, observation);
   const replay = el("button", { type: "button", "data-replay": m.number }, "Replay this position");
   replay.onclick = () => page.replay(observation);
+  const valued = (m.estimates || []).map((e) =>
+    el(
+      "tr",
+      { class: e.move.text === m.best.text ? "best" : e.move.text === m.move.text ? "played" : "", "data-move": e.move.text },
+      el("td", {}, describe(e.move.text)),
+      el("td", {}, `${(100 * Number(e.win_chance || 0)).toFixed(1)}%`),
+      el("td", {}, `± ${(100 * Number(e.noise || 0)).toFixed(1)}`),
+    ),
+  );
   const rows = (m.alternatives || []).map((a) =>
     el(
       "tr",
@@ -176,11 +192,18 @@ function mistake(m) {
   );
   return el(
     "li",
-    { "data-number": m.number, "data-loss": Number(m.loss || 0) },
+    { "data-number": m.number, "data-loss": Number(m.loss || 0), "data-win": Number(m.win_chance || 0) },
     el("p", {}, el("strong", {}, `Decision ${m.number}: `), `you played ${describe(m.move.text)} `,
       `(${(100 * Number(m.win_chance || 0)).toFixed(1)}%); best: ${describe(m.best.text)}, `,
-      el("strong", {}, `${(100 * Number(m.loss || 0)).toFixed(1)} points`), " of win chance lost."),
+      el("strong", {}, `${(100 * Number(m.loss || 0)).toFixed(1)} points`),
+      ` of win chance lost (noise ${(100 * Number(m.noise || 0)).toFixed(1)}).`),
+    ...(m.deeper_search_prefers ? [el("p", { class: "deeper" }, m.deeper_search_prefers)] : []),
+    el("table", { class: "estimates" },
+      el("caption", {}, "Each move valued from the position after it"),
+      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "± standard error"))),
+      el("tbody", {}, ...valued)),
     el("table", { class: "alternatives" },
+      el("caption", {}, "The deeper search's simulations"),
       el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "win chance"), el("th", {}, "simulations"))),
       el("tbody", {}, ...rows)),
     replay,
@@ -220,7 +243,7 @@ function drawChart(points, mistakes) {
   const dots = points.map((p) =>
     svg(
       "circle",
-      { class: flagged.has(p.number) ? "dot mistake" : "dot", cx: x(p.number), cy: y(Number(p.win_chance || 0)), r: flagged.has(p.number) ? 6 : 3, "data-number": p.number },
+      { class: flagged.has(p.number) ? "dot mistake" : "dot", cx: x(p.number), cy: y(Number(p.win_chance || 0)), r: flagged.has(p.number) ? 6 : 3, "data-number": p.number, "data-win": Number(p.win_chance || 0) },
       svg("title", {}, `Decision ${p.number}: ${p.move.text}, ${(100 * Number(p.win_chance || 0)).toFixed(1)}% after`),
     ),
   );
