@@ -11,10 +11,10 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from typing import Any, cast
+from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -24,13 +24,12 @@ from grpc_reflection.v1alpha import reflection
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, matches_pb2, matches_pb2_grpc
 from server import metrics
 from server.advisor import Advisor
+from server.interceptors import AioStream, AioUnary, Decode, WrappingInterceptor
 from server.limits import ServerLimits
 from server.matches import Matches
 from server.quotas import ApiKey, Quotas
 from server.searching import SearchSlots
 from server.status import (
-    AioStream,
-    AioUnary,
     Rejected,
     StatusInterceptor,
     invalid_argument,
@@ -65,11 +64,14 @@ def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str
     return "UNKNOWN" if error is not None else "OK"
 
 
-class CallLog(grpc.aio.ServerInterceptor):
+class CallLog(WrappingInterceptor):
     """Logs `method status duration` once per call (no request or response content, so
     never a card) and counts it in the metrics. It identifies the caller and holds it to its
     quotas (server/quotas.py). While the server drains it refuses new calls (but health
-    checks) with UNAVAILABLE, and it counts the calls in flight."""
+    checks) with UNAVAILABLE, and it counts the calls in flight. It decodes the requests
+    itself (see `_decoded`)."""
+
+    decodes_requests = True
 
     def __init__(self, quotas: Quotas) -> None:
         self.quotas = quotas
@@ -103,58 +105,40 @@ class CallLog(grpc.aio.ServerInterceptor):
         call = {"method": method, "code": code, "ms": ms}
         log.info("%s %s %.1fms", method, code, ms, extra={"call": call})
 
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        method = details.method
+    def handling(self, method: str) -> None:
         self.received[method] += 1
-        decode = handler.request_deserializer
-        if handler.unary_unary is not None:
-            inner = cast(AioUnary, handler.unary_unary)
 
-            async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
-                start, error = time.perf_counter(), None
-                self._enter(method)
-                try:
-                    await self._admit(method, context)
-                    return await inner(await self._decoded(decode, data, context), context)
-                except BaseException as err:
-                    error = err
-                    raise
-                finally:
-                    self._leave(method, _code(context, error), start)
+    def unary(self, call: AioUnary, method: str, decode: Decode | None) -> AioUnary:
+        async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
+            start, error = time.perf_counter(), None
+            self._enter(method)
+            try:
+                await self._admit(method, context)
+                return await call(await self._decoded(decode, data, context), context)
+            except BaseException as err:
+                error = err
+                raise
+            finally:
+                self._leave(method, _code(context, error), start)
 
-            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
-        if handler.unary_stream is not None:
-            stream = cast(AioStream, handler.unary_stream)
+        return unary
 
-            async def streaming(
-                data: bytes, context: grpc.aio.ServicerContext
-            ) -> AsyncIterator[Any]:
-                start, error = time.perf_counter(), None
-                self._enter(method)
-                try:
-                    await self._admit(method, context)
-                    request = await self._decoded(decode, data, context)
-                    async for item in stream(request, context):
-                        yield item
-                except BaseException as err:
-                    error = err
-                    raise
-                finally:
-                    self._leave(method, _code(context, error), start)
+    def streaming(self, call: AioStream, method: str, decode: Decode | None) -> AioStream:
+        async def streaming(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            start, error = time.perf_counter(), None
+            self._enter(method)
+            try:
+                await self._admit(method, context)
+                request = await self._decoded(decode, data, context)
+                async for item in call(request, context):
+                    yield item
+            except BaseException as err:
+                error = err
+                raise
+            finally:
+                self._leave(method, _code(context, error), start)
 
-            return grpc.unary_stream_rpc_method_handler(
-                streaming, None, handler.response_serializer
-            )
-        return handler
+        return streaming
 
     async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """UNAVAILABLE for a new call while the server drains; the caller's identity and
@@ -169,7 +153,7 @@ class CallLog(grpc.aio.ServerInterceptor):
             await context.abort_with_status(rejected.status)
 
     async def _decoded(
-        self, decode: Callable[[bytes], Any] | None, data: bytes, context: grpc.aio.ServicerContext
+        self, decode: Decode | None, data: bytes, context: grpc.aio.ServicerContext
     ) -> Any:
         """The request message; INVALID_ARGUMENT (not UNKNOWN) for bytes that are not one."""
         if decode is None:

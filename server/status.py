@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, cast
+from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
+
+from server.interceptors import AioStream, AioUnary, Decode, WrappingInterceptor
 
 Violation = error_details_pb2.BadRequest.FieldViolation
 
@@ -94,11 +96,6 @@ log = logging.getLogger("regent.server")
 #: What a caller is told of a handler's crash: a fixed text, never the Python error's.
 INTERNAL_MESSAGE = "the server failed to answer this call; the failure is in its log"
 
-#: A grpc.aio handler's behaviours (grpc's stubs type `RpcMethodHandler` for the synchronous
-#: server: plain functions of a `grpc.ServicerContext`).
-AioUnary = Callable[[Any, grpc.aio.ServicerContext], Awaitable[Any]]
-AioStream = Callable[[Any, grpc.aio.ServicerContext], AsyncIterator[Any]]
-
 
 async def _refuse(error: Exception, method: str, context: grpc.aio.ServicerContext) -> None:
     """End the call with the status of `error`: a Rejected's own, else INTERNAL (logged)."""
@@ -108,49 +105,31 @@ async def _refuse(error: Exception, method: str, context: grpc.aio.ServicerConte
     await context.abort_with_status(internal(INTERNAL_MESSAGE))
 
 
-class StatusInterceptor(grpc.aio.ServerInterceptor):
+class StatusInterceptor(WrappingInterceptor):
     """Every handler's exceptions mapped to statuses in one place (as grpc-interceptor's
     ExceptionToStatusInterceptor does): a handler, unary or streaming, raises `Rejected`
     and the caller gets its status; any other exception is INTERNAL with a fixed message.
     A call aborted or cancelled meanwhile ends as it did."""
 
-    async def intercept_service(
-        self,
-        continuation: Callable[
-            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
-        ],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler[Any, Any] | None:
-        handler = await continuation(details)
-        if handler is None:
-            return handler
-        method = details.method
-        decode, encode = handler.request_deserializer, handler.response_serializer
-        if handler.unary_unary is not None:
-            inner = cast(AioUnary, handler.unary_unary)
+    def unary(self, call: AioUnary, method: str, decode: Decode | None) -> AioUnary:
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                return await call(request, context)
+            except (grpc.aio.AbortError, asyncio.CancelledError):
+                raise
+            except Exception as error:
+                await _refuse(error, method, context)
 
-            async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-                try:
-                    return await inner(request, context)
-                except (grpc.aio.AbortError, asyncio.CancelledError):
-                    raise
-                except Exception as error:
-                    await _refuse(error, method, context)
+        return unary
 
-            return grpc.unary_unary_rpc_method_handler(unary, decode, encode)
-        if handler.unary_stream is not None:
-            stream = cast(AioStream, handler.unary_stream)
+    def streaming(self, call: AioStream, method: str, decode: Decode | None) -> AioStream:
+        async def streaming(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            try:
+                async for item in call(request, context):
+                    yield item
+            except (grpc.aio.AbortError, asyncio.CancelledError):
+                raise
+            except Exception as error:
+                await _refuse(error, method, context)
 
-            async def streaming(
-                request: Any, context: grpc.aio.ServicerContext
-            ) -> AsyncIterator[Any]:
-                try:
-                    async for item in stream(request, context):
-                        yield item
-                except (grpc.aio.AbortError, asyncio.CancelledError):
-                    raise
-                except Exception as error:
-                    await _refuse(error, method, context)
-
-            return grpc.unary_stream_rpc_method_handler(streaming, decode, encode)
-        return handler
+        return streaming
