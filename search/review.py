@@ -375,6 +375,34 @@ class Reviewer:
         seed = decision_seed(self.config.seed, moment.number, True)
         return engine.state_from_observation(moment.decision.observation, seed=seed)
 
+    def value_after(self, moment: _Moment, action: int, sample: int) -> float | None:
+        """The seat's win chance after `action` at `moment` (one of `moments`), in world
+        `sample` of the seat's information: the others reply by the game's heuristic (the
+        search's playout policy, on a world dealt for the one replying) up to the seat's next
+        choice, which a search at the deeper budget values (its most visited move's win
+        chance); the result if the game ends first. None once the review is stopped."""
+        seed, number = self.config.seed, moment.number
+        world = engine.state_from_observation(
+            moment.decision.observation, seed=check_seed(seed, number, "world", sample)
+        )
+        world.apply_action(action)
+        step = 0
+        while not world.is_terminal():
+            legal = world.legal_actions()
+            if world.current_player == self.seat and len(legal) > 1:
+                break
+            if world.current_player == self.seat:
+                world.apply_action(legal[0])
+            else:
+                reply_seed = check_seed(seed, number, "reply", sample, action, step)
+                world.apply_action(HeuristicBot().choose(world, reply_seed))
+            step += 1
+        if world.is_terminal():
+            return world.returns()[self.seat]
+        config = self._config(moment, True, check_seed(seed, number, "after", sample, action))
+        result = self._run(world, config)
+        return None if result is None else result.moves[0].win_chance
+
     def run(self, on_progress: Callable[[Progress], None] | None = None) -> Review:
         report = on_progress or (lambda progress: None)
         total = self.total
@@ -445,7 +473,7 @@ class _Check:
         values: dict[int, list[float]] = {action: [] for action in moves}
         for k in range(samples):
             for action in moves:
-                value = self._value_after(action, k)
+                value = self.reviewer.value_after(moment, action, k)
                 if value is None:
                     return None
                 values[action].append(value)
@@ -486,35 +514,6 @@ class _Check:
             deeper_search_prefers=self._prefers(point, plays) if plays else "",
         )
         return point, mistake
-
-    def _value_after(self, action: int, k: int) -> float | None:
-        """The seat's win chance after `action` in world k: the others reply by the game's
-        heuristic (the search's playout policy; on a world dealt for the one replying) up
-        to the seat's next choice, which a search at the deeper budget values (its most
-        visited move's win chance); the result if the game ends first. None once stopped."""
-        moment, seed, seat = self.moment, self.seed, self.reviewer.seat
-        world = engine.state_from_observation(
-            moment.decision.observation, seed=check_seed(seed, moment.number, "world", k)
-        )
-        world.apply_action(action)
-        step = 0
-        while not world.is_terminal():
-            legal = world.legal_actions()
-            if world.current_player == seat and len(legal) > 1:
-                break
-            if world.current_player == seat:
-                world.apply_action(legal[0])
-            else:
-                reply_seed = check_seed(seed, moment.number, "reply", k, action, step)
-                world.apply_action(HeuristicBot().choose(world, reply_seed))
-            step += 1
-        if world.is_terminal():
-            return world.returns()[seat]
-        config = self.reviewer._config(
-            moment, True, check_seed(seed, moment.number, "after", k, action)
-        )
-        result = self.reviewer._run(world, config)
-        return None if result is None else result.moves[0].win_chance
 
     def _default_plays(self) -> int | None:
         """Of `samples` first searches (the first look and `samples - 1` more seeds, each
