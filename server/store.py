@@ -103,7 +103,7 @@ moves = sa.Table(
 )
 
 
-def _alembic(conn: Connection | None = None) -> Config:
+def alembic_config(conn: Connection | None = None) -> Config:
     """Alembic's configuration: the scripts, and the connection to migrate (env.py)."""
     config = Config()
     config.set_main_option("script_location", MIGRATIONS_LOCATION)
@@ -119,7 +119,7 @@ log = logging.getLogger(__name__)
 #: The schema's versions, oldest first: Alembic's revisions of server/migrations/versions/.
 MIGRATIONS: list[str] = [
     script.revision
-    for script in reversed(list(ScriptDirectory.from_config(_alembic()).walk_revisions()))
+    for script in reversed(list(ScriptDirectory.from_config(alembic_config()).walk_revisions()))
 ]
 
 
@@ -278,7 +278,7 @@ class Store:
                     f"the database {self.url} has schema version {found}, newer than this "
                     f"program's {MIGRATIONS[-1]}"
                 )
-            config = _alembic(conn)
+            config = alembic_config(conn)
             if legacy is not None:
                 command.stamp(config, legacy)
             command.upgrade(config, "head")

@@ -10,56 +10,14 @@ import time
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 
 import engine
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server import store as module
 from server.match import token_hash
-from server.store import MIGRATIONS, Store, StoreError, database_url
+from server.store import MIGRATIONS, Store, StoreError, alembic_config, database_url
 from tests.support.server import RunningServer
-
-#: Schema version 1 as the first release made it (server/store.py at a41ae9a), frozen here.
-V1 = sa.MetaData()
-sa.Table("regent_schema_version", V1, sa.Column("version", sa.Integer, nullable=False))
-V1_MATCHES = sa.Table(
-    "regent_matches",
-    V1,
-    sa.Column("id", sa.String(32), primary_key=True),
-    sa.Column("game", sa.String(32), nullable=False),
-    sa.Column("seats", sa.Text, nullable=False),
-    sa.Column("rules", sa.Text, nullable=False),
-    sa.Column("seed", sa.String(20), nullable=False),
-    sa.Column("public", sa.Boolean, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("last_active", sa.Float, nullable=False),
-    sa.Column("num_moves", sa.Integer, nullable=False),
-    sa.Column("outcome", sa.String(16)),
-    sa.Column("current_seat", sa.Integer),
-    sa.Column("bot_turn", sa.Boolean, nullable=False),
-    sa.Column("lease_owner", sa.String(64)),
-    sa.Column("lease_expires", sa.Float),
-    sa.Index("regent_matches_listing", "public", "created_at", "id"),
-    sa.Index("regent_matches_live", "outcome", "bot_turn"),
-)
-sa.Table(
-    "regent_seat_tokens",
-    V1,
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column(
-        "match_id", sa.String(32), sa.ForeignKey("regent_matches.id"), nullable=False, index=True
-    ),
-    sa.Column("seat", sa.Integer, nullable=False),
-)
-sa.Table(
-    "regent_moves",
-    V1,
-    sa.Column("match_id", sa.String(32), sa.ForeignKey("regent_matches.id"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(8), nullable=False),
-    sa.Column("seat", sa.Integer),
-    sa.Column("action", sa.Integer),
-    sa.Column("made_at", sa.Float, nullable=False),
-)
 
 MATCH_ID, TOKENS, SEED, MOVES = "0123456789abcdef", ("a" * 48, "b" * 48), 7, 6
 
@@ -76,10 +34,16 @@ def make_version_1(db: str) -> list[int]:
     now = time.time()
     db_engine = sa.create_engine(database_url(db))
     with db_engine.begin() as conn:
-        V1.create_all(conn)
-        conn.execute(V1.tables["regent_schema_version"].insert().values(version=1))
+        # Version 1's tables as its migration script freezes them; the first release kept its
+        # version in a table of its own, not in Alembic's.
+        command.upgrade(alembic_config(conn), "1")
+        conn.execute(sa.text("DROP TABLE alembic_version"))
+        module.schema_version.create(conn)
+        conn.execute(module.schema_version.insert().values(version=1))
+        v1 = sa.MetaData()
+        v1.reflect(conn)
         conn.execute(
-            V1_MATCHES.insert().values(
+            v1.tables["regent_matches"].insert().values(
                 id=MATCH_ID, game="royal_cities", seats=json.dumps(["human:ann", "human:bo"]),
                 rules=json.dumps(rules), seed=str(SEED), public=True, created_at=now,
                 last_active=now, num_moves=MOVES, outcome=None,
@@ -87,12 +51,12 @@ def make_version_1(db: str) -> list[int]:
             )
         )  # fmt: skip
         conn.execute(
-            V1.tables["regent_seat_tokens"].insert(),
+            v1.tables["regent_seat_tokens"].insert(),
             [{"token_hash": token_hash(t), "match_id": MATCH_ID, "seat": i}
              for i, t in enumerate(TOKENS)],
         )  # fmt: skip
         conn.execute(
-            V1.tables["regent_moves"].insert(),
+            v1.tables["regent_moves"].insert(),
             [{"match_id": MATCH_ID, "number": n, "kind": "move", "seat": None, "action": a,
               "made_at": now} for n, a in enumerate(actions)],
         )  # fmt: skip
