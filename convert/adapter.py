@@ -73,6 +73,17 @@ def rules_of_message(msg: Message, rules_class: type[R]) -> R:
     return rules_class(**values)
 
 
+def seat_words(player: int, observer: int) -> str:
+    """A player as a person at the table reads it: "you" for the observer, else P1..Pn
+    (the seat + 1), as the page numbers them; never the engine's 0-based index."""
+    return "you" if player == observer else f"P{player + 1}"
+
+
+def seat_is(player: int, observer: int) -> str:
+    """ "you are" or "P2 is": a player and the verb that agrees with it."""
+    return "you are" if player == observer else f"{seat_words(player, observer)} is"
+
+
 def _no_known_draws(obs: Any) -> dict[int, str]:
     return {}
 
@@ -99,6 +110,10 @@ def _no_outcome_text(before: Any, after: Any) -> str:
     return ""
 
 
+def _no_reason(obs: Any, player: int, move: str) -> str:
+    return ""
+
+
 #: A step of a replayed round of secret choices: an action, or None for any choice.
 Step = int | None
 
@@ -107,11 +122,11 @@ Step = int | None
 class SecretRound:
     """A move that ends a round of secret choices, which the table then shows together (a
     Season's builds): what to ask, one question per player whose choice the observer now
-    sees, as (place, description); and, from the answers, the observation at the round's
-    start where the observer knows the cards they chose, with the steps that replay the round
-    (ValueError or InvalidObservationError for answers that cannot be)."""
+    sees, as (place, description, that player); and, from the answers, the observation at
+    the round's start where the observer knows the cards they chose, with the steps that
+    replay the round (ValueError or InvalidObservationError for answers that cannot be)."""
 
-    questions: tuple[tuple[str, str], ...]
+    questions: tuple[tuple[str, str, int], ...]
     replay: Callable[[Sequence[str]], tuple[Any, list[Step]]]
 
 
@@ -147,6 +162,10 @@ class TableRules:
     #: ApplyObservedMove: (observation before, after) -> what the table showed of a move's
     #: outcome that is no card (who revealed a character), in words; "" when nothing.
     outcome: Callable[[Any, Any], str] = _no_outcome_text
+    #: ApplyObservedMove: (observation, player, a move's text) -> why, in the game's terms
+    #: and from what the observer sees, `player` cannot make that move ("P3 has 4 gold; Keep
+    #: costs 6"); "" when the converter has no reason to give.
+    why_not: Callable[[Any, int, str], str] = _no_reason
     #: ApplyObservedMove: (observation, the observed action) -> the round of secret choices
     #: the move ends, or None.
     secret_round: Callable[[Any, int], SecretRound | None] = _no_secret_round

@@ -23,6 +23,8 @@ from convert.adapter import (
     enum_numbers,
     rules_message,
     rules_of_message,
+    seat_is,
+    seat_words,
 )
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, DISTRICTS, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
@@ -324,11 +326,12 @@ def _outcome(before: Observation, after: Observation) -> str:
     if new_round:
         words.append(f"round {after.round}")
     earlier = set() if new_round else set(before.revealed)
-    words += [f"p{q} is the {c}" for c, q in after.revealed if (c, q) not in earlier]
+    me = before.observer
+    words += [f"{seat_is(q, me)} the {c}" for c, q in after.revealed if (c, q) not in earlier]
     if after.crown != before.crown:
-        words.append(f"the crown to p{after.crown}")
-    if after.draft.face_up != before.draft.face_up:
-        words.append("face up: " + ", ".join(after.draft.face_up))
+        words.append(f"the crown to {seat_words(after.crown, me)}")
+    if after.draft.face_up and (new_round or after.draft.face_up != before.draft.face_up):
+        words.append("face up: " + ", ".join(after.draft.face_up))  # each round's, even the same
     if after.draft.shown != before.draft.shown and after.draft.shown:
         words.append("you are handed: " + ", ".join(after.draft.shown[-1]))
     return "; ".join(words)
@@ -336,6 +339,25 @@ def _outcome(before: Observation, after: Observation) -> str:
 
 def _district_name(text: str) -> str:
     return DISTRICTS[parse_district(text)][0]
+
+
+def _why_not(obs: Observation, player: int, move: str) -> str:
+    """Why `player` cannot build the district a move names, from what everyone sees: its
+    gold, its city, the builds its character has left."""
+    words = move.split()
+    if len(words) != 2 or words[0] != "build" or words[1] not in DISTRICT_NAMES:
+        return ""
+    who, view = seat_words(player, obs.observer), obs.players[player]
+    name = words[1]
+    title = " ".join(word.capitalize() for word in name.split("-"))  # as the page spells it
+    cost = DISTRICTS[DISTRICT_NAMES.index(name)][2]
+    if name in view.city:
+        return f"{who} has built {title} already: a city has one of each district"
+    if obs.decision.builds_left <= 0:
+        return f"{who} has no build left this turn"
+    if cost > view.gold:
+        return f"{who} has {view.gold} gold; {title} costs {cost}"
+    return ""
 
 
 #: The deck is drawn from the top and fed at the bottom; every card the observer's own move
@@ -355,4 +377,5 @@ TABLE = TableRules(
     worlds=16,
     known_draws=_known_draws,
     outcome=_outcome,
+    why_not=_why_not,
 )

@@ -28,6 +28,7 @@ from convert.adapter import (
     hold_in_hand,
     rules_message,
     rules_of_message,
+    seat_words,
 )
 from engine.errors import InvalidObservationError
 from engine.interface import HIDDEN
@@ -414,9 +415,9 @@ def _hold(obs: Observation, player: int, card: str) -> Observation:
 #: The rounds of secret choices, taken by players 0 to n-1 in turn and shown when the last
 #: one chooses: what the observer is asked of each player's choice.
 _SECRET_QUESTIONS = {
-    "pass": "the card p{q} passed you",
-    "first_build": "the card p{q} built first (or 'none')",
-    "construct": "the cards p{q} built, each with its City ('red-2 red, white-3 red') or 'none'",
+    "pass": "the card {who} passed you",
+    "first_build": "the card {who} built first, if any",
+    "construct": "the cards {who} built, each with its City",
 }
 
 
@@ -438,7 +439,7 @@ def _secret_round(obs: Observation, action: int) -> SecretRound | None:
         givers = [q for q in range(n) if q != me]
     questions = tuple(
         (f"players[{q}].cities" if d.phase != "pass" else f"players[{me}].hand",
-         _SECRET_QUESTIONS[d.phase].format(q=q))
+         _SECRET_QUESTIONS[d.phase].format(who=seat_words(q, me)), q)
         for q in givers
     )  # fmt: skip
 

@@ -46,8 +46,8 @@ def apply_move(
         raise Rejected(
             invalid_argument(
                 f"observation.{game}.observer",
-                f"player {state.current_player} is to act, not the observer {obs.observer}: "
-                "only the observer's own moves can be applied",
+                f"P{state.current_player + 1} is to act, not the observer "
+                f"(P{obs.observer + 1}): only the observer's own moves can be applied",
             )
         )
     action = action_of(state, move)

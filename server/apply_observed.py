@@ -31,7 +31,7 @@ from typing import Any
 
 import engine
 from convert import observation_to_proto
-from convert.adapter import CannotApply, TableRules
+from convert.adapter import CannotApply, TableRules, seat_is, seat_words
 from engine.errors import IllegalMoveError, InvalidObservationError
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
@@ -85,11 +85,18 @@ def observed_moves(obs: Any) -> list[common_pb2.Move]:
 class _Answers:
     """The caller's answers, slot by slot; `slots` collects the slots asked so far."""
 
-    def __init__(self, revealed: Sequence[str], game: str, parse: Callable[[str], str]) -> None:
+    def __init__(
+        self, revealed: Sequence[str], game: str, parse: Callable[[str], str], observer: int
+    ) -> None:
         self.revealed = list(revealed)
         self.game = game
         self.parse = parse
+        self.observer = observer
         self.slots: list[advisor_pb2.RevealSlot] = []
+
+    def who(self, player: int) -> str:
+        """A player in a person's words: "you" or P1..Pn."""
+        return seat_words(player, self.observer)
 
     @property
     def index(self) -> int:
@@ -106,7 +113,14 @@ class _Answers:
         except ValueError as err:
             raise Rejected(invalid_argument(f"revealed[{self.index - 1}]", str(err))) from None
 
-    def ask(self, place: str, description: str, options: Sequence[str] = ()) -> str | None:
+    def ask(
+        self,
+        kind: advisor_pb2.RevealKind,
+        place: str,
+        description: str,
+        options: Sequence[str] = (),
+        player: int | None = None,
+    ) -> str | None:
         """The answer to a new slot, or None (the slot stays open and is the last)."""
         answer = self.revealed[self.index] if self.index < len(self.revealed) else ""
         self.slots.append(
@@ -115,6 +129,8 @@ class _Answers:
                 description=description,
                 card=answer,
                 options=list(options),
+                player=player,
+                kind=kind,
             )
         )
         return answer or None
@@ -144,15 +160,19 @@ def apply_observed_move(
     every slot; until then the slots so far, the last one open. Raises Rejected."""
     game, obs, rules, state = position_of(observation)
     if player != state.current_player:
-        raise Rejected(invalid_argument("player", f"player {state.current_player} is to act"))
-    answers = _Answers(revealed, game, rules.parse)
+        acting = seat_is(state.current_player, obs.observer)
+        raise Rejected(invalid_argument("player", f"{acting} to act, not {seat_words(player, -1)}"))
+    answers = _Answers(revealed, game, rules.parse, obs.observer)
     observed, world_obs = _move(obs, state, player, move, answers, rules)
     if observed is None:
         return answers.response()
     secret_round = rules.secret_round(obs, observed)
     if secret_round is not None:
-        for place, description in secret_round.questions:
-            if answers.ask(place, description) is None:
+        for place, description, giver in secret_round.questions:
+            asked = answers.ask(
+                advisor_pb2.REVEAL_KIND_SECRET_CHOICE, place, description, (), giver
+            )
+            if asked is None:
                 return answers.response()
         try:
             world_obs, steps = secret_round.replay(answers.last(len(secret_round.questions)))
@@ -163,7 +183,10 @@ def apply_observed_move(
     play = _Player(observed, obs.observer)
     if play(state_for(world_obs, game, ()), dry=True) is None:
         field = "move.text" if move.text else "move.id"
-        raise Rejected(invalid_argument(field, f"player {player} cannot make this move now"))
+        why = rules.why_not(obs, player, state.action_to_string(observed)) if observed >= 0 else ""
+        raise Rejected(
+            invalid_argument(field, why or f"{answers.who(player)} cannot make this move now")
+        )
     return _reveal(world_obs, game, play, answers, rules)
 
 
@@ -187,21 +210,51 @@ def _move(
         return HIDDEN, obs
     if CARD not in move.text.split():
         return _action(state, lambda: move.text, "move.text", obs.observer), obs
-    text = answers.ask(f"players[{player}].hand", f"the card of p{player}'s move: {move.text}")
+    cards = _move_cards(obs, player, move.text, rules)
+    verb = _PAST.get(move.text.split()[0], "")
+    what = (
+        f"the card {answers.who(player)} {verb}"
+        if verb
+        else f"the card of {answers.who(player)}'s move"
+    )
+    text = answers.ask(
+        advisor_pb2.REVEAL_KIND_MOVE_CARD, f"players[{player}].hand", what, list(cards), player
+    )
     if text is None:
         return None, obs
     card = answers.card(text)
-    action = _action(state, lambda: move.text.replace(CARD, card, 1), "move.text", obs.observer)
-    try:  # the card leaves a hand the observer did not know it was in
-        world_obs = rules.hold(obs, player, card)
-        engine.state_from_observation(world_obs)
-    except InvalidObservationError:
-        if not _legal_here(obs, action):
-            raise Rejected(
-                invalid_argument("revealed[0]", f"player {player} cannot hold {card} now")
-            ) from None
-        world_obs = obs  # a card the observer knew was there
-    return action, world_obs
+    written = move.text.replace(CARD, card, 1)
+    if card not in cards:
+        why = rules.why_not(obs, player, written)
+        raise Rejected(
+            invalid_argument("revealed[0]", why or f"{answers.who(player)} cannot {written} now")
+        )
+    return _action(state, lambda: written, "move.text", obs.observer), cards[card]
+
+
+#: The past tense of a shape's verb, for the question that asks its card.
+_PAST = {"play": "played", "build": "built"}
+
+
+def _move_cards(obs: Any, player: int, shape: str, rules: TableRules) -> dict[str, Any]:
+    """The cards `player` can make the move `shape` with, as far as the observer knows, in
+    the game's card order, each with the observation to deal worlds from (where the observer
+    knows the player holds it): a card it may hold, for which the move is legal (a district
+    it can afford)."""
+    found: dict[str, Any] = {}
+    for kind in engine.game(obs.game).cards:
+        try:  # the card leaves a hand the observer did not know it was in
+            world_obs = rules.hold(obs, player, kind.name)
+            world = engine.state_from_observation(world_obs)
+        except InvalidObservationError:  # no room for it, or no copy left: a known card
+            world_obs, world = obs, engine.state_from_observation(obs)
+        try:
+            action = world.string_to_action(shape.replace(CARD, kind.name, 1))
+        except (IllegalMoveError, ValueError):
+            continue
+        if action in world.legal_actions():
+            found[kind.name] = world_obs
+    return found
 
 
 def _action(state: engine.State, text: Callable[[], str], field: str, observer: int) -> int:
@@ -219,10 +272,6 @@ def _action(state: engine.State, text: Callable[[], str], field: str, observer: 
         if not found:
             raise Rejected(invalid_argument(field, str(err))) from None
         return found[0]
-
-
-def _legal_here(obs: Any, action: int) -> bool:
-    return action in engine.state_from_observation(obs).legal_actions()
 
 
 class _Player:
@@ -297,14 +346,16 @@ def _reveal(
     outcomes = _outcomes(world_obs, game, draws, play, rules)
     shown: list[str] = []  # the outcome's parts answered so far, or taken when alone
     while True:
-        left = [words for words in outcomes if words.split(PART)[: len(shown)] == shown]
+        left = [w for w in outcomes if [_part(w, i) for i in range(len(shown))] == shown]
         if len(left) == 1:
             return answers.response(outcomes[left[0]])
         options = sorted({_part(words, len(shown)) for words in left})
         if len(options) == 1:
             shown.append(options[0])
             continue
-        chosen = answers.ask("", "what the table showed", options)
+        chosen = answers.ask(
+            advisor_pb2.REVEAL_KIND_OUTCOME, "", "what the table showed next", options
+        )
         if chosen is None:
             return answers.response()
         if chosen not in options:
@@ -321,7 +372,9 @@ NOTHING_MORE = "nothing more"
 
 
 def _part(words: str, index: int) -> str:
-    parts = words.split(PART)
+    """The outcome's part `index`, or "nothing more" past its last (from the first for an
+    outcome that shows nothing)."""
+    parts = words.split(PART) if words else []
     return parts[index] if index < len(parts) else NOTHING_MORE
 
 
@@ -374,10 +427,16 @@ def _hands(
                     "cannot follow yet: set up the position after the reveal by hand"
                 )
             )
-        owner, place = _hand_source(
-            world_obs, state_for(world_obs, game, draws, seed), after, others, rules
+        world = state_for(world_obs, game, draws, seed)
+        moved = play(world.clone(), seed=seed)
+        owner, place = _hand_source(world_obs, world, moved, after, others, rules)
+        text = answers.ask(
+            advisor_pb2.REVEAL_KIND_HELD_CARD,
+            place,
+            f"a card {answers.who(owner)} held, which you now see",
+            (),
+            owner,
         )
-        text = answers.ask(place, f"a card p{owner} held, which you now see")
         if text is None:
             return None
         card = _unseen_card(answers, text, world_obs, [], rules)
@@ -387,7 +446,8 @@ def _hands(
         except InvalidObservationError:
             raise Rejected(
                 invalid_argument(
-                    f"revealed[{answers.index - 1}]", f"p{owner} cannot have held {card}"
+                    f"revealed[{answers.index - 1}]",
+                    f"{answers.who(owner)} cannot have held {card}",
                 )
             ) from None
 
@@ -403,7 +463,7 @@ def _draws(
         del answers.slots[start:]
         draws, slots, *_ = _stacked(world_obs, game, play, rules, given)
         for i, (_, place) in enumerate(slots):
-            text = answers.ask(place, rules.describe(place))
+            text = answers.ask(advisor_pb2.REVEAL_KIND_DRAWN_CARD, place, rules.describe(place))
             if text is None:
                 return None
             if i == len(given):
@@ -438,16 +498,26 @@ def _after(world_obs: Any, game: str, draws: list[str], play: Play, seed: int = 
 
 
 def _hand_source(
-    world_obs: Any, world: engine.State, after: Any, others: Counter[str], rules: TableRules
+    world_obs: Any,
+    world: engine.State,
+    moved: engine.State | None,
+    after: Any,
+    others: Counter[str],
+    rules: TableRules,
 ) -> tuple[int, str]:
     """(the player whose hand held it, the place it went) of a card the observer now sees
     that came from another player's hand (or from the cards the mover drew), in `world`
-    before the move (`after` is the observer's observation after it there)."""
+    before the move and `moved` after it (`after` is the observer's observation there): the
+    player whose hand lost it (the world may have dealt the same kind to others too)."""
     card = min(others.elements())
+
+    def held(state: engine.State, q: int) -> int:
+        return Counter(state.observation(q).players[q].hand)[card]
+
     owners = [
         q
         for q in range(world.num_players)
-        if q != world_obs.observer and card in world.observation(q).players[q].hand
+        if q != world_obs.observer and moved is not None and held(world, q) > held(moved, q)
     ]
     new_places = rules.places(after) - rules.places(world_obs)
     mine = f"players[{world_obs.observer}]"
@@ -482,7 +552,7 @@ def _outcomes(
                     "cannot follow yet: set up the position after the reveal by hand"
                 )
             )
-        words = rules.outcome(world_obs, after) or "as the engine dealt it"
+        words = rules.outcome(world_obs, after)
         if found.setdefault(words, after) != after:
             raise Rejected(
                 failed_precondition(
