@@ -64,7 +64,7 @@ def answers(
     given = [s.card for s in slots[:-1]]
     rules = converter(view.game).TABLE
     place = slot.place.split(".", 1)[1] if slot.place else ""
-    if slot.options:  # the parts of what the table showed, in the converter's words
+    if slot.kind == advisor_pb2.REVEAL_KIND_OUTCOME:  # the parts, in the converter's words
         shown = [*rules.outcome(view, truth).split(PART), NOTHING_MORE]
         return [option for option in slot.options if option in shown]
     if place.endswith(".cities"):
@@ -77,13 +77,13 @@ def answers(
             for card in new[len(old) :]
         ]
         return [", ".join(built) or "none"]
-    if "passed you" in slot.description:
-        q = int(slot.description.split(" p")[1].split()[0])
+    if slot.kind == advisor_pb2.REVEAL_KIND_SECRET_CHOICE and place.endswith(".hand"):
+        q = slot.player  # the card it passed the observer
         passes = list(before.observation(q).decision.passes)
         if q == before.current_player:  # the last pass is the move itself
             passes.append(before.action_to_string(action).split()[-1])
         n, me = view.num_players, view.observer
-        earlier = sum("passed you" in s.description for s in slots[:-1])
+        earlier = sum(s.kind == slot.kind for s in slots[:-1])
         return [passes[earlier if n == 2 else 0 if q == (me - 1) % n else 1]]
     new = cards_of(rules.places(truth)) - cards_of(rules.places(view)) - Counter(given)
     moved = rules.places(truth) - rules.places(view)
@@ -96,17 +96,24 @@ ROYAL_CITIES = ("purple", "yellow", "pink", "red", "blue", "green")
 
 
 def follow_game(
-    game: str, players: int, seed: int, seat: int, apply: Apply, check: Callable[..., None]
+    game: str,
+    players: int,
+    seed: int,
+    seat: int,
+    apply: Apply,
+    check: Callable[..., None],
+    steps: int | None = None,
 ) -> Tally:
     """Play a seeded game of heuristic bots and enter every move from `seat` through `apply`;
     `check(entered observation, true observation, the request that entered it)` after each
-    move (the request holds the move as entered and every answer)."""
+    move (the request holds the move as entered and every answer). With `steps`, only the
+    game's first `steps` actions."""
     state = engine.new_game(game, players, seed)
     bot = make_bot("heuristic")
     view = state.observation(seat)
     tally = Tally()
     step = 0
-    while not state.is_terminal():
+    while not state.is_terminal() and (steps is None or step < steps):
         before = state.clone()
         action = bot.choose(state, seed * 100_000 + step)
         step += 1

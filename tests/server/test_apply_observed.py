@@ -257,7 +257,8 @@ def test_the_magicians_swap_shows_the_hand_received(advisor) -> None:
         slot = response.reveals[-1]
         # the hand it went to (or, for a kind the observer gave away too, the swapped one)
         assert slot.place in ("citadels.players[3].hand", "citadels.players[2].hand")
-        assert "p2 held" in slot.description
+        assert "a card P3 held" in slot.description and slot.player == 2
+        assert slot.kind == advisor_pb2.REVEAL_KIND_HELD_CARD
         assert not slot.card
         answers.append(next(c for c in received if answers.count(c) < received.count(c)))
     assert sorted(answers) == sorted(received)
