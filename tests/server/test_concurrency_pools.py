@@ -22,17 +22,12 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, ma
 from search.bots import make_bot
 from search.review import decisions_of_game
 from server.limits import ServerLimits
+from tests.support.busy import bot_matches, recommend_request, searching
 from tests.support.server import RunningServer
+from tests.support.waiting import wait_until
 
 Code = grpc.StatusCode
 CHECK = health_pb2.HealthCheckRequest()
-
-
-def _wait_for(condition, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.02)
 
 
 def _seconds(call) -> float:
@@ -44,23 +39,11 @@ def _seconds(call) -> float:
 def test_the_match_service_answers_while_every_slot_and_the_bot_pool_search() -> None:
     limits = ServerLimits(max_searches=4, max_bot_searches=2, max_seconds=30)
     with RunningServer(limits=limits) as running, grpc.insecure_channel(running.address) as ch:
-        advisor = advisor_pb2_grpc.AdvisorServiceStub(ch)
         stub = matches_pb2_grpc.MatchServiceStub(ch)
-        for seed in (1, 2):  # two bot matches, each bot thinking 15 s a move
-            bots = [matches_pb2.SeatSpec(bot="mo-ismcts:seconds=15") for _ in range(2)]
-            request = matches_pb2.CreateMatchRequest(
-                game=common_pb2.GAME_ROYAL_CITIES, seats=bots, seed=seed
-            )
-            stub.CreateMatch(request, timeout=10)
-        state = engine.new_game("royal_cities", 2, 3)
-        advice = advisor_pb2.RecommendRequest(
-            observation=observation_to_proto(state.observation(state.current_player)),
-            budget=common_pb2.SearchBudget(seconds=15),
-        )
-        searches = [advisor.Recommend.future(advice, timeout=30) for _ in range(4)]
-        try:
-            _wait_for(lambda: running.server.slots.running == 4)
-            _wait_for(lambda: running.server.matches.pool.running == 2)
+        bot_matches(ch, "mo-ismcts:seconds=15")  # each bot thinking 15 s a move
+        with searching(ch, 4, seconds=15):
+            wait_until(lambda: running.server.slots.running == 4, "4 searches", cap=30)
+            wait_until(lambda: running.server.matches.pool.running == 2, "2 bot searches", cap=30)
             humans = matches_pb2.CreateMatchRequest(
                 game=common_pb2.GAME_ROYAL_CITIES,
                 seats=[matches_pb2.SeatSpec(human_name=n) for n in ("ann", "bob")],
@@ -79,9 +62,6 @@ def test_the_match_service_answers_while_every_slot_and_the_bot_pool_search() ->
             assert running.server.slots.running == 4, "the searches ended before the calls"
             slow = {name: seconds for name, seconds in took.items() if seconds > 2}
             assert not slow, f"calls waited for the searches: {slow}"
-        finally:
-            for search in searches:
-                search.cancel()
         running.wait_idle(10)
 
 
@@ -159,16 +139,12 @@ def test_reviews_take_at_most_half_the_slots_and_advice_goes_on() -> None:
         long_review = _review_request(200_000)
         first = advisor.Review(long_review, timeout=60)
         try:
-            _wait_for(lambda: running.server.slots.reviews == 1)
+            wait_until(lambda: running.server.slots.reviews == 1, "the review", cap=30)
             with pytest.raises(grpc.RpcError) as refused:
                 list(advisor.Review(long_review, timeout=30))
             assert refused.value.code() == Code.RESOURCE_EXHAUSTED
             assert "reviews" in refused.value.details()
-            state = engine.new_game("royal_cities", 2, 3)
-            advice = advisor_pb2.RecommendRequest(
-                observation=observation_to_proto(state.observation(state.current_player)),
-                budget=common_pb2.SearchBudget(iterations=200),
-            )
+            advice = recommend_request(common_pb2.SearchBudget(iterations=200))
             assert advisor.Recommend(advice, timeout=30).report.move.text
         finally:
             first.cancel()

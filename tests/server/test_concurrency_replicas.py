@@ -14,10 +14,11 @@ import grpc
 import pytest
 
 import engine
-from convert import observation_to_proto
-from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
+from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
+from tests.support.busy import bot_matches, searching
 from tests.support.server import RunningServer
+from tests.support.waiting import wait_until
 
 
 @pytest.mark.slow
@@ -77,31 +78,16 @@ def test_a_replica_whose_every_thread_searches_keeps_its_leases(pg_database: str
         RunningServer(limits=limits, db=pg_database) as a,
         RunningServer(limits=limits, db=pg_database) as b,
         grpc.insecure_channel(a.address) as channel,
+        searching(channel, 4, seconds=8),
     ):
-        advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
-        stub = matches_pb2_grpc.MatchServiceStub(channel)
-        state = engine.new_game("royal_cities", 2, 3)
-        advice = advisor_pb2.RecommendRequest(
-            observation=observation_to_proto(state.observation(state.current_player)),
-            budget=common_pb2.SearchBudget(seconds=8),
+        bot_matches(channel, "mo-ismcts:seconds=6")
+        wait_until(
+            lambda: a.server.matches.pool.running >= 2 and a.server.slots.running >= 4,
+            "A's searches to start",
+            cap=30,
         )
-        searches = [advisor.Recommend.future(advice, timeout=30) for _ in range(4)]
-        try:
-            for seed in (1, 2):
-                bots = [matches_pb2.SeatSpec(bot="mo-ismcts:seconds=6") for _ in range(2)]
-                request = matches_pb2.CreateMatchRequest(
-                    game=common_pb2.GAME_ROYAL_CITIES, seats=bots, seed=seed
-                )
-                stub.CreateMatch(request, timeout=10)
-            end = time.monotonic() + 30
-            while a.server.matches.pool.running < 2 or a.server.slots.running < 4:
-                assert time.monotonic() < end, "A's searches did not start"
-                time.sleep(0.02)
-            watched_until = time.monotonic() + 4  # four lease terms
-            while time.monotonic() < watched_until:
-                assert b.server.matches.pool.running == 0, "B took over a match A drives"
-                time.sleep(0.05)
-            assert a.server.matches.pool.running == 2, "A's bot searches ended early"
-        finally:
-            for search in searches:
-                search.cancel()
+        watched_until = time.monotonic() + 4  # four lease terms
+        while time.monotonic() < watched_until:
+            assert b.server.matches.pool.running == 0, "B took over a match A drives"
+            time.sleep(0.05)
+        assert a.server.matches.pool.running == 2, "A's bot searches ended early"
