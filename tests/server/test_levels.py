@@ -18,6 +18,7 @@ from convert import observation_from_proto, observer_of
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import SearchBot, make_bot, resolve, search_config
 from search.search import search
+from tests.support.decisions import heuristic_decisions
 from tests.support.errors import violated_fields
 from tests.support.server import RunningServer
 
@@ -81,16 +82,7 @@ def test_recommend_plays_as_the_level_plays_in_process(
 def test_a_review_searches_at_the_levels_budget(regent_server: RunningServer) -> None:
     """Every search of a review at `level:1`, the deeper ones too, runs the level's 10
     iterations: each mistake's alternatives hold that many visits."""
-    state = engine.new_game("royal_cities", 2, seed=3)
-    bots = [make_bot("heuristic"), make_bot("heuristic")]
-    observations: list[object] = []
-    moves: list[str] = []
-    while not state.is_terminal() and len(moves) < 12:
-        action = bots[state.current_player].choose(state, len(moves))
-        if state.current_player == 0:
-            observations.append(state.observation(0))
-            moves.append(state.action_to_string(action))
-        state.apply_action(action)
+    observations, moves = heuristic_decisions()
     with RegentClient(regent_server.address) as client, client.review(
         observations, moves, iterations=0, deep_iterations=0, bot="level:1", seed=2
     ) as stream:  # fmt: skip

@@ -23,6 +23,7 @@ from server.limits import ServerLimits
 from tests.commands import regent
 from tests.server.test_levels import observation
 from tests.server.test_levels_clients import EXAMPLE
+from tests.support.decisions import heuristic_decisions
 from tests.support.errors import violated_fields
 from tests.support.server import LOADED_HOST_MARGIN as MARGIN
 from tests.support.server import RunningServer, serving
@@ -129,26 +130,11 @@ def test_the_servers_default_spec_gives_way_to_the_requests_budget() -> None:
         assert err.code() == Code.INVALID_ARGUMENT
 
 
-def _review_game() -> tuple[list[object], list[str]]:
-    """Seat 0's first six decisions of a heuristic game of Royal Cities."""
-    state = engine.new_game("royal_cities", 2, seed=3)
-    bots = [make_bot("heuristic"), make_bot("heuristic")]
-    observations: list[object] = []
-    moves: list[str] = []
-    while not state.is_terminal() and len(moves) < 12:
-        action = bots[state.current_player].choose(state, len(moves))
-        if state.current_player == 0:
-            observations.append(state.observation(0))
-            moves.append(state.action_to_string(action))
-        state.apply_action(action)
-    return observations, moves
-
-
 def test_a_review_searches_at_the_specs_budget(regent_server: RunningServer) -> None:
     """Every search of a review with `mo-ismcts:iterations=20`, the deeper ones too, runs
     20 iterations (not the review's defaults); a deeper budget's iterations beside it are
     refused naming `deep_budget.iterations`."""
-    observations, moves = _review_game()
+    observations, moves = heuristic_decisions()
     with RegentClient(regent_server.address) as client:
         with client.review(observations, moves, bot="mo-ismcts:iterations=20", seed=2) as stream:
             review = list(stream)[-1].review
