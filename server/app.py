@@ -110,35 +110,36 @@ class CallLog(WrappingInterceptor):
 
     def unary(self, call: AioUnary, method: str, decode: Decode | None) -> AioUnary:
         async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
-            start, error = time.perf_counter(), None
-            self._enter(method)
-            try:
-                await self._admit(method, context)
-                return await call(await self._decoded(decode, data, context), context)
-            except BaseException as err:
-                error = err
-                raise
-            finally:
-                self._leave(method, _code(context, error), start)
+            async with self._call(method, decode, data, context) as request:
+                return await call(request, context)
 
         return unary
 
     def streaming(self, call: AioStream, method: str, decode: Decode | None) -> AioStream:
         async def streaming(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            start, error = time.perf_counter(), None
-            self._enter(method)
-            try:
-                await self._admit(method, context)
-                request = await self._decoded(decode, data, context)
+            async with self._call(method, decode, data, context) as request:
                 async for item in call(request, context):
                     yield item
-            except BaseException as err:
-                error = err
-                raise
-            finally:
-                self._leave(method, _code(context, error), start)
 
         return streaming
+
+    @contextlib.asynccontextmanager
+    async def _call(
+        self, method: str, decode: Decode | None, data: bytes, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[Any]:
+        """A call's bookkeeping around its run: counted in flight, admitted, its request
+        decoded (what the block is given); at its end logged and measured with the status it
+        ended with, however it ended."""
+        start, error = time.perf_counter(), None
+        self._enter(method)
+        try:
+            await self._admit(method, context)
+            yield await self._decoded(decode, data, context)
+        except BaseException as err:
+            error = err
+            raise
+        finally:
+            self._leave(method, _code(context, error), start)
 
     async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """UNAVAILABLE for a new call while the server drains; the caller's identity and
