@@ -20,6 +20,24 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// `root`'s children replaced by `children`, the keyboard's focus kept: a control focused in
+// the old ones is focused again in the new ones when one matches it (its id, or its tag,
+// class and data attributes), so a setup redrawn at every edit does not throw the keyboard
+// back to the top of the page.
+export function replaceKeepingFocus(root, ...children) {
+  const focused = root.contains(document.activeElement) ? document.activeElement : null;
+  const key = focused && controlKey(focused);
+  root.replaceChildren(...children);
+  const again = key && [...root.querySelectorAll(focused.tagName)].find((node) => controlKey(node) === key);
+  if (again) again.focus({ preventScroll: true });
+}
+
+function controlKey(node) {
+  if (node.id) return `#${node.id}`;
+  const data = Object.entries(node.dataset).map(([k, v]) => `${k}=${v}`).join(" ");
+  return `${node.tagName}.${node.className} ${data}`;
+}
+
 // A number with − and + buttons, kept within [low, high]; onChange gets the new value.
 export function stepper(id, value, low, high, onChange) {
   const output = el("output", { id, "aria-live": "polite" }, value);
@@ -112,7 +130,7 @@ export function zoneBox(id, active, heading, count, ...contents) {
 
 // A placed card: tapping it takes it back (`onRemove`).
 export function placedCard(name, element, onRemove) {
-  const button = el("button", { type: "button", class: "placed", "data-card": name, "aria-label": `remove ${name}` }, element);
+  const button = el("button", { type: "button", class: "placed", "data-card": name }, el("span", { class: "sr-only" }, "Remove "), element);
   button.onclick = onRemove;
   return button;
 }
@@ -123,7 +141,7 @@ export function deckTiles(attrs, table, left, element, onTap) {
   const tiles = table.cards.map(({ name }) => {
     const tile = el(
       "button",
-      { type: "button", class: "deck-card", "data-card": name, "aria-label": `${name}, ${left[name]} left`, disabled: left[name] <= 0 },
+      { type: "button", class: "deck-card", "data-card": name, disabled: left[name] <= 0 },
       element(name, `×${left[name]}`),
     );
     tile.onclick = () => onTap(name);
@@ -132,11 +150,11 @@ export function deckTiles(attrs, table, left, element, onTap) {
   return el("div", { class: "deck", role: "group", ...attrs }, ...tiles);
 }
 
-// The cards a reveal slot may name: the kinds of `table` with copies `left`, as
+// The cards a reveal slot may name: every kind of `table`, in kind order (a grid of them
+// keeps each in its place), with its copies `left` (0: used up), as
 // [{name, left, label, element()}] (see js/games/index.js).
 export function revealChoices(table, left, label, element) {
   return table.cards
-    .filter(({ name }) => left[name] > 0)
     .map(({ name }) => ({ name, left: left[name], label: label(name), element: () => element(name) }));
 }
 

@@ -5,7 +5,7 @@
 // The districts (colour, cost, copies) and the rules options come from the service's
 // description of the game.
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 // The card colour class (the page's palette) of each district colour.
@@ -28,8 +28,9 @@ const PHASES = [
 let districts = new CardTable([]);
 let RULES = [];
 
-// Where tapped districts go: "hand", "drawn" or "city:Q".
-const ui = { zone: "hand" };
+// Where tapped districts go: "hand", "drawn" or "city:Q"; the position the editor drew last
+// (a refusal of its draft is explained from it).
+const ui = { zone: "hand", drawn: null };
 
 const words = (name) => name.split("-").map(title).join(" ");
 const districtName = (value) => String(value || "").replace(D_PREFIX, "").toLowerCase().replace(/_/g, "-");
@@ -167,8 +168,49 @@ function toggleIn(list, value) {
   else list.push(value);
 }
 
+// How many characters the first to pick is shown: all but the face-up ones and the one put
+// face down (2 and 3 players: all but the one face down).
+const firstShown = (obs) => 7 - obs.draft.face_up.length;
+const firstPicksFirst = (obs) => (obs.first_picker || 0) === (obs.observer || 0);
+
+// A character turned face up or back: a face-up character is shown to nobody, so it leaves
+// every row of what you were shown; one turned back joins what the first to pick is shown,
+// when that is you and the row has room for it.
+function toggleFaceUp(obs, character) {
+  const dr = obs.draft;
+  toggleIn(dr.face_up, character);
+  const up = dr.face_up.includes(character);
+  for (const row of dr.shown) row.characters = (row.characters || []).filter((c) => !up || c !== character);
+  const first = dr.shown[0];
+  if (!up && first && firstPicksFirst(obs) && first.characters.length < firstShown(obs)) {
+    first.characters.push(character);
+    first.characters.sort(byCharacter);
+  }
+}
+
+// Why no deal of the characters fits the draft as entered, as far as the page can tell:
+// the sentences for a refusal of the draft.
+function draftReasons(obs) {
+  const dr = obs.draft;
+  const reasons = [];
+  dr.shown.forEach((row, k) => {
+    for (const c of row.characters || []) {
+      if (dr.face_up.includes(c)) reasons.push(`the ${title(characterName(c))} is face up, so it cannot be shown at your pick ${k + 1}`);
+    }
+  });
+  for (const c of dr.picks) {
+    if (dr.face_up.includes(c)) reasons.push(`the ${title(characterName(c))} is face up, so it cannot be your pick`);
+  }
+  const first = dr.shown[0] && (dr.shown[0].characters || []).length;
+  if (first && firstPicksFirst(obs) && first !== firstShown(obs)) {
+    reasons.push(`you pick first, so you were shown ${firstShown(obs)} characters at your pick 1 (all but the face-up and the face-down ones), not ${first}`);
+  }
+  return reasons;
+}
+
 function renderSetup(root, obs, changed) {
   normalize(obs);
+  ui.drawn = obs;
   const edit = (fn) => () => {
     fn();
     changed(normalize(obs));
@@ -227,7 +269,8 @@ function renderSetup(root, obs, changed) {
     ),
   );
 
-  root.replaceChildren(
+  replaceKeepingFocus(
+    root,
     general,
     rulesEditor(RULES, obs.rules, edit),
     el("h2", {}, "Districts"),
@@ -267,7 +310,7 @@ function characterEditor(obs, edit) {
   if (faceUpOf(n)) {
     rows.push(el("div", { class: "row", "data-row": "face-up" }, el("strong", {}, `Face up (${faceUpOf(n)})`),
       ...CHARACTERS.filter((c) => c !== "king").map((c) =>
-        chip(c, has(dr.face_up, c), { "data-face-up": c }, edit(() => toggleIn(dr.face_up, toCharacter(c)))))));
+        chip(c, has(dr.face_up, c), { "data-face-up": c }, edit(() => toggleFaceUp(obs, toCharacter(c)))))));
   }
   for (let k = 0; k < Math.max(picksOf(n), dr.shown.length); k++) {
     const shown = dr.shown[k] ? dr.shown[k].characters || [] : [];
@@ -421,7 +464,10 @@ function describeField(path) {
     [/^round/, () => "the round"],
     [/^observer/, () => "who you are"],
   ];
-  return inWords(rules, p);
+  const place = inWords(rules, p);
+  // A refused draft: what the page sees wrong in it, when it sees something.
+  const reasons = p.startsWith("draft") && ui.drawn ? draftReasons(ui.drawn) : [];
+  return reasons.length ? `${place} (${reasons.join("; ")})` : place;
 }
 
 export default function make(info) {

@@ -11,8 +11,9 @@
 //                                 after every edit (the page saves it and asks the engine)
 //   describeMove(text, position)  a move's text in plain words
 //   describeField(path)           a field path of an error ("players[1].hand[0]") in words
-//   revealChoices(position)       the cards a reveal slot may name: those the observer
-//                                 cannot see, as [{name, left, label, element()}]
+//   revealChoices(position)       the cards a reveal slot may name: every kind, with the
+//                                 copies the observer cannot see (`left`, 0 when none),
+//                                 as [{name, left, label, element()}]
 //   cityOf(name)                  (optional) the City a built card goes to: a name, or the
 //                                 names to choose from (a reveal slot of a player's builds)
 // and may replace the defaults below of

@@ -4,7 +4,7 @@
 // page, decides whether it can happen and what is legal. The cards (colour, value, effect,
 // copies) and the rules options come from the service's description of the game.
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
 // The colour of the cards that have no City of their own: a white card joins a coloured one.
 const WHITE = "white";
@@ -293,7 +293,7 @@ function renderSetup(root, obs, changed) {
     el("h2", {}, "Pending decision"),
     decisionEditor(obs, edit),
   ];
-  root.replaceChildren(...parts.filter(Boolean));
+  replaceKeepingFocus(root, ...parts.filter(Boolean));
 }
 
 function decisionEditor(obs, edit) {
