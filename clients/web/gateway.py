@@ -10,7 +10,8 @@ of the gRPC code: the fields of an INVALID_ARGUMENT come from its google.rpc.Bad
 the page can say what is wrong and where. `/api/observation` calls nothing: it reads an
 observation in either form of protobuf's JSON mapping (the .proto field names or
 lowerCamelCase, enums by name or number) and answers it in the page's form, so the page
-imports any file a protobuf library wrote.
+imports any file a protobuf library wrote. `/api/deal` calls nothing either: a new game's
+observation at the deal for the page's first screen (clients/web/deal.py).
 
 Before a handler runs, `guard.refusal` checks the Host, the Origin, the access token and the
 Content-Type; every answer carries `guard.SECURITY_HEADERS`. A client gets
@@ -42,6 +43,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 
 from clients.web import guard
+from clients.web.deal import BadDeal, deal
 from clients.web.guard import Access, Refused, WebOptions
 from engine.resources import package_folder
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
@@ -149,8 +151,14 @@ async def read_request(
 ) -> Message:
     """The body as a request message; BadBody names the first field that is wrong, Refused
     says the body took longer than `timeout` seconds to arrive."""
+    return parse(await read_json(request, timeout), message_type)
+
+
+async def read_json(request: web.Request, timeout: float) -> dict[str, Any]:
+    """The body, a JSON object (an empty one when there is none); BadBody when it is not
+    one or nests too deep, Refused when it took longer than `timeout` seconds to arrive."""
     if not request.can_read_body:
-        return message_type()
+        return {}
     try:
         # wait_for, not asyncio.timeout: Python 3.10 has no asyncio.timeout (3.11+).
         body = await asyncio.wait_for(request.read(), timeout)
@@ -168,7 +176,7 @@ async def read_request(
         raise BadBody("body", "must be a JSON object")
     if _deeper_than(data, MAX_DEPTH):
         raise too_deep
-    return parse(data, message_type)
+    return data
 
 
 def _deeper_than(data: Any, limit: int) -> bool:
@@ -273,6 +281,7 @@ class Gateway:
             app.router.add_post(path, self._unary(message_type, method))
         app.router.add_get("/api/games", self._unary(advisor_pb2.ListGamesRequest, "ListGames"))
         app.router.add_post("/api/observation", self._observation)
+        app.router.add_post("/api/deal", self._deal)
         for path, (message_type, method, timeout) in STREAMING.items():
             app.router.add_post(path, self._streaming(message_type, method, timeout))
         return app
@@ -297,6 +306,14 @@ class Gateway:
         only parsed (the calls that use it judge the position)."""
         message = await read_request(request, advisor_pb2.Observation, self.options.body_timeout)
         return web.json_response(_as_json(message))
+
+    async def _deal(self, request: web.Request) -> web.Response:
+        """A new game dealt from a seed, as one seat sees it (see clients/web/deal.py)."""
+        body = await read_json(request, self.options.body_timeout)
+        try:
+            return web.json_response(deal(body))
+        except BadDeal as err:
+            raise BadBody(err.field, err.reason) from None
 
     def _streaming(
         self, message_type: type[Message], method: str, timeout: float

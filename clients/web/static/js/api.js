@@ -75,6 +75,10 @@ export const readObservation = (observation) => post("/api/observation", observa
 export const applyMove = (observation, text, revealed) =>
   post("/api/apply-move", { observation, move: { text }, revealed });
 
+// A new game at the deal as `seat` (0-based) sees it, the engine's, dealt from `seed`:
+// {observation} (see clients/web/deal.py).
+export const deal = (game, numPlayers, seat, seed = 0) => post("/api/deal", { game, num_players: numPlayers, seat, seed });
+
 // Following a game: the move of `player` (any player, the observer too) as seen at the table.
 export const applyObservedMove = (observation, player, text, revealed) =>
   post("/api/apply-observed-move", { observation, player, move: { text }, revealed });
