@@ -1,0 +1,65 @@
+// A game started at the deal (static/js/deal.js): the seeded cards of the places the
+// player sees taken off, and the lines that ask for the table's own.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { clearDeal, dealEntered, dealProgress, FIRST_PLAYER, START_HELP } from "../static/js/deal.js";
+
+const card = (colour, value) => ({ colour: `ROYAL_CITIES_COLOUR_${colour}`, value });
+// Royal Cities, 2 players, seat P2, as the engine deals it (a seed whose Market setup
+// discarded a card).
+const ROYAL_CITIES = {
+  observer: 1,
+  num_players: 2,
+  players: [{ hand_size: 3 }, { hand_size: 3, hand: [card("YELLOW", 2), card("PINK", 3), card("RED", 0)] }],
+  market: [card("PURPLE", 2), card("PINK", 4), card("RED", 1), card("WHITE", 5)],
+  discard: [card("PURPLE", 4)],
+  decision: { phase: "ROYAL_CITIES_PHASE_PASS", player: 0 },
+};
+
+test("Royal Cities' deal: the hand and the Market by count, the discard pile as it comes", () => {
+  const { position, steps } = clearDeal("royal_cities", ROYAL_CITIES);
+  assert.deepEqual(steps, [{ key: "hand", want: 3 }, { key: "market", want: 4 }, { key: "discard", want: null }]);
+  assert.deepEqual(position.players[1].hand, []);
+  assert.deepEqual(position.market, []);
+  assert.deepEqual(position.discard, []);
+  assert.equal(ROYAL_CITIES.market.length, 4, "the engine's deal is left as it was");
+  assert.deepEqual(position.decision, ROYAL_CITIES.decision);
+  assert.equal(dealEntered("royal_cities", steps, position), false);
+  const lines = dealProgress("royal_cities", steps, position);
+  assert.equal(lines[0].text, "Your hand: tap the cards you were dealt (0 of 3).");
+  assert.equal(lines[2].done, true, "a discard pile may stay empty");
+  assert.equal(dealEntered("royal_cities", steps, ROYAL_CITIES), true);
+});
+
+test("Royal Cities' solo deal asks for the Regent's cards too", () => {
+  const solo = { ...ROYAL_CITIES, observer: 0, num_players: 1, players: [ROYAL_CITIES.players[1]],
+    regent: { cities: [{}, { cards: [card("BLUE", 1)] }, { cards: [card("GREEN", 2)] }] } };
+  const { position, steps } = clearDeal("royal_cities", solo);
+  assert.deepEqual(steps.map((s) => s.key), ["hand", "market", "discard", "regent"]);
+  assert.deepEqual(position.regent.cities.flatMap((c) => c.cards), []);
+  assert.equal(dealProgress("royal_cities", steps, solo)[3].have, 2);
+});
+
+test("Citadels' deal: the hand, the face-up characters and those shown at your first pick", () => {
+  const dealt = {
+    observer: 0,
+    players: [{ gold: 2, hand_size: 4, hand: ["CITADELS_DISTRICT_MANOR", "CITADELS_DISTRICT_TEMPLE", "CITADELS_DISTRICT_TAVERN", "CITADELS_DISTRICT_PALACE"] }, { gold: 2, hand_size: 4 }],
+    draft: { face_up: ["CITADELS_CHARACTER_THIEF", "CITADELS_CHARACTER_BISHOP"], shown: [{ characters: ["CITADELS_CHARACTER_KING"] }] },
+  };
+  const { position, steps } = clearDeal("citadels", dealt);
+  assert.deepEqual(steps, [{ key: "hand", want: 4 }, { key: "face_up", want: 2 }, { key: "shown", want: 1 }]);
+  assert.deepEqual(position.draft, { face_up: [], shown: [] });
+  position.draft.face_up.push("CITADELS_CHARACTER_THIEF");
+  const lines = dealProgress("citadels", steps, position);
+  assert.deepEqual(lines.map((l) => l.have), [0, 1, 0]);
+  // A seat that does not pick first is shown nothing yet, and 2-3 players have no face-up.
+  const later = clearDeal("citadels", { ...dealt, observer: 1, players: [dealt.players[1], dealt.players[0]], draft: {} });
+  assert.deepEqual(later.steps, [{ key: "hand", want: 4 }]);
+});
+
+test("the first screen has one line of help per step, and says who P1 is in each game", () => {
+  for (const key of ["game", "players", "seat", "deal"]) assert.ok(START_HELP[key].length > 10, key);
+  assert.match(FIRST_PLAYER.citadels, /crown/);
+  assert.match(FIRST_PLAYER.royal_cities, /P1/);
+});
