@@ -19,6 +19,7 @@ from clients.tournament.remote import RemoteBot, parse_address
 from convert import observation_from_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import make_bot
+from search.review import Decision, ReviewConfig, review
 from server.limits import ServerLimits
 from tests.commands import regent
 from tests.server.test_levels import observation
@@ -132,14 +133,29 @@ def test_the_servers_default_spec_gives_way_to_the_requests_budget() -> None:
 
 def test_a_review_searches_at_the_specs_budget(regent_server: RunningServer) -> None:
     """Every search of a review with `mo-ismcts:iterations=20`, the deeper ones too, runs
-    20 iterations (not the review's defaults); a deeper budget's iterations beside it are
-    refused naming `deep_budget.iterations`."""
+    20 iterations (not the review's defaults, 500 and 4,000): the review is the one made in
+    process with 20 iterations for every search, its first looks (the unchecked points) and
+    its checks (the checked points, valued by searches at the deeper budget; a mistake's
+    deeper search's visits); a deeper budget's iterations beside the spec are refused naming
+    `deep_budget.iterations`."""
     observations, moves = heuristic_decisions()
+    config = ReviewConfig(bot="mo-ismcts", iterations=20, deep_iterations=20, seed=12)
+    expected = review([Decision(o, m) for o, m in zip(observations, moves, strict=True)], config)
     with RegentClient(regent_server.address) as client:
-        with client.review(observations, moves, bot="mo-ismcts:iterations=20", seed=2) as stream:
-            review = list(stream)[-1].review
-        assert review.complete and review.mistakes
-        for mistake in review.mistakes:
+        with client.review(observations, moves, bot="mo-ismcts:iterations=20", seed=12) as stream:
+            final = list(stream)[-1].review
+        assert final.complete
+        assert [(p.number, p.win_chance, p.best.text, p.loss, p.checked, p.noise)
+                for p in final.points] == [
+            (p.number, p.win_chance, p.best, p.loss, p.checked, p.noise) for p in expected.points
+        ]  # fmt: skip
+        assert any(p.checked for p in final.points) and not all(p.checked for p in final.points)
+        assert [(m.number, m.loss, [(a.move.text, a.visits) for a in m.alternatives])
+                for m in final.mistakes] == [
+            (m.number, m.loss, [(a.move, a.visits) for a in m.alternatives])
+            for m in expected.mistakes
+        ]  # fmt: skip
+        for mistake in final.mistakes:
             assert sum(a.visits for a in mistake.alternatives) == 20
         with pytest.raises(RegentError) as caught, client.review(
             observations, moves, bot="mo-ismcts:iterations=20", deep_iterations=100
