@@ -14,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
 from tests.support.server import RunningServer
+from tests.support.waiting import wait_until
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -56,10 +57,20 @@ def test_metrics_count_calls_latency_matches_and_refusals(server: RunningServer)
         with pytest.raises(grpc.RpcError) as refused:
             stub.CreateMatch(request, timeout=30)
         assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    after = scrape(server)
+    scraped = [before]
 
     def grew(name: str, **labels: str) -> float:
-        return value(after, name, **labels) - value(before, name, **labels)
+        return value(scraped[-1], name, **labels) - value(before, name, **labels)
+
+    def counted() -> bool:
+        """Whether the call log has measured the 6 calls: a status reaches the client before
+        the server's bookkeeping of the call ends."""
+        scraped.append(scrape(server))
+        return all(grew("regent_call_seconds_count", method=m) >= 3
+                   for m in ("AdvisorService/ListGames", "MatchService/CreateMatch"))  # fmt: skip
+
+    wait_until(counted, "the 6 calls counted in the metrics", cap=60)
+    after = scraped[-1]
 
     assert grew("regent_calls_total", method="AdvisorService/ListGames", code="OK") == 3
     assert grew("regent_calls_total", method="MatchService/CreateMatch", code="OK") == 2
