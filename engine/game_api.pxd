@@ -7,6 +7,7 @@ cdef enum:
     MAX_GAME_ACTIONS = 256      # the most legal actions any state offers at once
     OBSERVED_HIDDEN = -1        # another player's secret choice is now made
     OBSERVED_NOTHING = -2       # a step inside another player's secret choice
+    MAX_HISTORY = 1024          # the most actions `history` writes
 
 ctypedef struct GameApi:
     size_t state_size
@@ -42,3 +43,12 @@ ctypedef struct GameApi:
     double (*belief_deal)(const void* root, int player, void* deal, uint64_t* rng) noexcept nogil
     # Put a deal into a world that resample dealt for the same player from the same root.
     void (*belief_put)(void* s, const void* deal) noexcept nogil
+    # The whole game from its deal (all NULL when the game offers no such search; see the
+    # search's whole_game): into `out`, the start of the game at `s` before any action, with the
+    # deal `s` has (rng NULL) or everything dealt again at random (what anyone holds or will see);
+    # the actions played from that start to `s`, in order (at most MAX_HISTORY); and what
+    # `player` holds privately at the start, as a number from 0 (equal for the deals it cannot
+    # tell apart). The game's later public events (e.g. a card turned up) are in its action ids.
+    void (*start)(const void* s, void* out, uint64_t* rng) noexcept nogil
+    int (*history)(const void* s, int16_t* out) noexcept nogil
+    int (*private_key)(const void* s, int player) noexcept nogil

@@ -4,7 +4,7 @@ from libc.stdint cimport int16_t, uint64_t
 from engine.game_api cimport GameApi
 from engine.kuhn_poker.core cimport (
     KP_PLAYERS, NUM_ACTIONS, KPState, kp_apply, kp_current_player, kp_evaluate, kp_is_terminal,
-    kp_legal_actions, kp_margins, kp_observed_action, kp_resample, kp_returns,
+    kp_legal_actions, kp_margins, kp_observed_action, kp_resample, kp_returns, kp_start,
 )
 from engine.kuhn_poker.heuristic cimport kp_heuristic_action
 
@@ -54,6 +54,23 @@ cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept 
     return kp_heuristic_action(<const KPState*>s, rng)
 
 
+cdef void _start(const void* s, void* out, uint64_t* rng) noexcept nogil:
+    kp_start(<const KPState*>s, <KPState*>out, rng)
+
+
+cdef int _history(const void* s, int16_t* out) noexcept nogil:
+    # An action's id is its history entry.
+    cdef const KPState* k = <const KPState*>s
+    cdef int i
+    for i in range(k.n_moves):
+        out[i] = k.history[i]
+    return k.n_moves
+
+
+cdef int _private_key(const void* s, int player) noexcept nogil:
+    return (<const KPState*>s).card[player]
+
+
 cdef GameApi KP_API
 KP_API.state_size = sizeof(KPState)
 KP_API.num_actions = NUM_ACTIONS
@@ -68,6 +85,9 @@ KP_API.evaluate = _evaluate
 KP_API.resample = _resample
 KP_API.observed_action = _observed_action
 KP_API.heuristic_action = _heuristic_action
+KP_API.start = _start
+KP_API.history = _history
+KP_API.private_key = _private_key
 
 
 cdef const GameApi* kp_game_api() noexcept nogil:

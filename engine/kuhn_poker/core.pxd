@@ -51,4 +51,5 @@ cdef void kp_evaluate(const KPState* s, double* out) noexcept nogil
 cdef void kp_margins(const KPState* s, double* out) noexcept nogil
 cdef int kp_observed_action(const KPState* s, int action, int observer) noexcept nogil
 cdef void kp_resample(KPState* s, int player, uint64_t* rng) noexcept nogil
+cdef void kp_start(const KPState* s, KPState* out, uint64_t* rng) noexcept nogil
 cdef int kp_check(const KPState* s) noexcept nogil

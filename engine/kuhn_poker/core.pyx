@@ -131,6 +131,17 @@ cdef void kp_resample(KPState* s, int player, uint64_t* rng) noexcept nogil:
     s.card[1 - player] = (s.card[player] + 1 + rng_below(rng, KP_CARDS - 1)) % KP_CARDS
 
 
+cdef void kp_start(const KPState* s, KPState* out, uint64_t* rng) noexcept nogil:
+    """The hand at `s` before its first action, with its cards (`rng` NULL) or with each of
+    the six deals equally likely."""
+    cdef int first
+    if rng == NULL:
+        kp_deal(out, s.card[0], s.card[1])
+        return
+    first = rng_below(rng, KP_CARDS)
+    kp_deal(out, first, (first + 1 + rng_below(rng, KP_CARDS - 1)) % KP_CARDS)
+
+
 cdef int kp_check(const KPState* s) noexcept nogil:
     """0 when the struct is a hand the rules reach (its history replayed from the deal
     gives the same stakes, player to act and folder); else the first broken invariant."""
