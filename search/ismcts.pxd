@@ -7,6 +7,10 @@ cpdef enum Mode:
     MODE_SO = 1      # one tree over the true moves, a new world every iteration
     MODE_PIMC = 2    # K fixed worlds, perfect-information UCT in each, votes merged
 
+cpdef enum Selection:
+    SEL_UCB = 0      # the most promising move by UCB
+    SEL_SMOOTH = 1   # Smooth UCT: UCB's move, or one drawn from the node's average strategy
+
 cdef enum:
     MAX_DEPTH = 1024
     MAX_WORLDS = 64
@@ -36,6 +40,8 @@ cdef struct SearchParams:
     int64_t max_steps             # actions one iteration may simulate before it is scored as it stands
     int64_t playout_depth         # playout actions past the tree before the game's evaluate scores it; 0: to the end
     int infer                     # deals of the hidden information weighed once a search; 0: none
+    int selection                 # a Selection
+    int whole_game                # MO-ISMCTS over the whole game from its deal (the game's start)
 
 cdef struct Worker:
     const GameApi* api
@@ -59,6 +65,8 @@ cdef struct Worker:
     int32_t* child_at             # action -> child of the node being visited
     uint32_t* stamp_at            # valid where stamp_at[action] == stamp
     uint32_t stamp
+    int32_t* target               # whole_game: the labels from the root player's tree root to
+    int target_len                # the node of its information set at the search's root
     int64_t iterations
     int64_t actions
     int64_t capped                # iterations whose playout hit max_steps

@@ -17,6 +17,10 @@ class Mode(IntEnum):
     MODE_SO = 1
     MODE_PIMC = 2
 
+class Selection(IntEnum):
+    SEL_UCB = 0
+    SEL_SMOOTH = 1
+
 @disjoint_base
 class CancelToken:
     """Raise it from any thread: running searches stop within milliseconds."""

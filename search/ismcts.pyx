@@ -6,7 +6,14 @@
 # them, so another player's secret choice is a single branch. SO-ISMCTS keeps
 # one tree over the true moves; PIMC searches K fixed worlds. Every node keeps
 # a reward per player and each player maximizes its own (UCB with availability
-# counts). Nodes live in one arena that grows by doubling, never per node.
+# counts), or plays Smooth UCT (Heinrich & Silver 2015): UCB's move, or with a
+# probability that grows with the node's visits a move drawn from the node's
+# average strategy (its children's visit shares), whose play approaches an
+# equilibrium where UCB's does not. With whole_game, MO-ISMCTS searches the game
+# from its deal: each world is a new deal of everything, each player's tree
+# first branches on what that player holds, so its nodes are its information sets
+# over the whole game, and the root's moves are read at the root player's own
+# information set. Nodes live in one arena that grows by doubling, never per node.
 from libc.math cimport INFINITY, exp, log, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -18,13 +25,21 @@ import time
 
 from engine.cstate cimport CState
 from engine.game_api cimport (
-    MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, OBSERVED_NOTHING, GameApi,
+    MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, MAX_HISTORY, OBSERVED_NOTHING, GameApi,
 )
 from engine.rng cimport rng_below, rng_next, rng_seed
 
 cdef enum:
     NO_NODE = -1
     CLOCK_EVERY = 8
+
+# Smooth UCT's schedule (Heinrich & Silver 2015): at a node of n visits, UCB chooses with
+# probability max(GAMMA, ETA / (1 + D * sqrt(n))), the average strategy otherwise. Their
+# ETA and GAMMA; D ten times theirs (0.001), which was the best of 0.001-0.1 on the test
+# games' exploitability at 50,000 iterations (bench/exploitability.py).
+cdef double SMOOTH_ETA = 0.9
+cdef double SMOOTH_GAMMA = 0.1
+cdef double SMOOTH_D = 0.01
 
 
 cdef double now() noexcept nogil:
@@ -124,9 +139,13 @@ cdef int worker_start(Worker* w) noexcept nogil:
     if w.params.infer > 0:
         w.beliefs = <char*>malloc(w.params.infer * w.api.belief_size)
         w.belief_cdf = <double*>malloc(w.params.infer * sizeof(double))
+    w.target = NULL
+    w.target_len = 0
     if w.nodes == NULL or w.scratch == NULL or w.child_at == NULL or w.stamp_at == NULL or (
             w.params.mode == MODE_PIMC and w.worlds == NULL) or (
             w.params.infer > 0 and (w.beliefs == NULL or w.belief_cdf == NULL)):
+        return -1
+    if w.params.whole_game and find_target(w) != 0:
         return -1
     w.n_nodes = 0
     for k in range(w.num_trees):
@@ -136,6 +155,47 @@ cdef int worker_start(Worker* w) noexcept nogil:
             w.api.resample(w.worlds + k * size, w.root_player, w.rng)
     worker_reset_counts(w)
     return 0
+
+
+cdef int find_target(Worker* w) noexcept nogil:
+    """Whole game: the labels that lead from the root player's tree root to its information
+    set at `w.root` (what it holds, then the moves since the start as it observed them), in
+    `w.target`; 0 on success, -1 without memory."""
+    cdef const GameApi* api = w.api
+    cdef int16_t* moves = <int16_t*>malloc(MAX_HISTORY * sizeof(int16_t))
+    cdef int n, i, label
+    if moves == NULL:
+        return -1
+    n = api.history(w.root, moves)
+    w.target = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+    if w.target == NULL:
+        free(moves)
+        return -1
+    api.start(w.root, w.scratch, NULL)
+    w.target[0] = api.private_key(w.scratch, w.root_player)
+    w.target_len = 1
+    for i in range(n):
+        label = moves[i]
+        if api.current_player(w.scratch) != w.root_player:
+            label = api.observed_action(w.scratch, moves[i], w.root_player)
+        if label != OBSERVED_NOTHING:
+            w.target[w.target_len] = label
+            w.target_len += 1
+        api.apply_action(w.scratch, moves[i])
+    free(moves)
+    return 0
+
+
+cdef int32_t target_node(const Worker* w) noexcept nogil:
+    """Whole game: the root player's node at its information set now, or NO_NODE while no
+    iteration has reached it."""
+    cdef int32_t node = w.roots[w.root_player]
+    cdef int k
+    for k in range(w.target_len):
+        node = find_child(w, node, w.target[k])
+        if node == NO_NODE:
+            break
+    return node
 
 
 cdef int worker_reroot(Worker* w, int action) noexcept nogil:
@@ -208,6 +268,8 @@ cdef void worker_free(Worker* w) noexcept nogil:
     free(w.stamp_at)
     free(w.beliefs)
     free(w.belief_cdf)
+    free(w.target)
+    w.target = NULL
     w.beliefs = NULL
     w.belief_cdf = NULL
     w.nodes = NULL
@@ -298,6 +360,31 @@ cdef double ucb(const Worker* w, int32_t c, int player) noexcept nogil:
     return n.reward[player] / n.visits + w.params.c * sqrt(log(<double>n.avail) / n.visits)
 
 
+cdef inline bint smooth_average(Worker* w, int32_t node) noexcept nogil:
+    """Whether Smooth UCT plays the average strategy at `node` this time (else UCB)."""
+    cdef double eta = SMOOTH_ETA / (1.0 + SMOOTH_D * sqrt(<double>w.nodes[node].visits))
+    if eta < SMOOTH_GAMMA:
+        eta = SMOOTH_GAMMA
+    return (rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) >= eta
+
+
+cdef int32_t average_child(Worker* w, const int16_t* buf, int n, int64_t total) noexcept nogil:
+    """A child of the node `index_children` indexed, among the moves `buf[:n]`, drawn in
+    proportion to its visits (`total` of them in all)."""
+    cdef int64_t pick = <int64_t>((rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) * total)
+    cdef int32_t child, last = NO_NODE
+    cdef int i
+    for i in range(n):
+        child = child_of(w, buf[i])
+        if child == NO_NODE or w.nodes[child].visits == 0:
+            continue
+        last = child
+        pick -= w.nodes[child].visits
+        if pick < 0:
+            return child
+    return last
+
+
 cdef bint must_stop(const Worker* w) noexcept nogil:
     """The cancel flag is raised or the slice's deadline has passed."""
     return w.cancel[0] != 0 or (w.deadline > 0.0 and now() >= w.deadline)
@@ -361,6 +448,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef double r[MAX_GAME_PLAYERS]
     cdef int32_t child, best_child, node
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
+    cdef int64_t total
     cdef double best, value
     cdef bint active[MAX_WORLDS]
     cdef bint expanded = False, capped = False, truncated = False
@@ -376,12 +464,25 @@ cdef void iterate(Worker* w) noexcept nogil:
     else:
         first = 0
         last = w.num_trees
-        deal_world(w, d)
+        if w.params.whole_game:
+            api.start(w.root, d, w.rng)
+        else:
+            deal_world(w, d)
     for t in range(first, last):
         cur[t] = w.roots[t]
         active[t] = True
         path[depth] = cur[t]
         depth += 1
+        if w.params.whole_game:
+            # Each player's tree first branches on what it holds: its nodes are its
+            # information sets.
+            child = child_or_new(w, cur[t], api.private_key(d, t))
+            if child == NO_NODE:
+                active[t] = False
+                continue
+            cur[t] = child
+            path[depth] = child
+            depth += 1
 
     while not api.is_terminal(d) and not expanded and depth < MAX_DEPTH - MAX_WORLDS:
         j = api.current_player(d)
@@ -409,17 +510,21 @@ cdef void iterate(Worker* w) noexcept nogil:
         # when fully expanded; the existing ones when the arena is full).
         best = -1e300
         best_child = NO_NODE
+        total = 0
         for i in range(n):
             child = child_of(w, buf[i])
             if child == NO_NODE:
                 continue
             w.nodes[child].avail += 1
             if a < 0:
+                total += w.nodes[child].visits
                 value = ucb(w, child, j)
                 if value > best:
                     best = value
                     best_child = child
         if a < 0:
+            if w.params.selection == SEL_SMOOTH and total > 0 and smooth_average(w, node):
+                best_child = average_child(w, buf, n, total)
             if best_child == NO_NODE:
                 break
             a = w.nodes[best_child].label
@@ -541,6 +646,7 @@ cdef class _Job:
         self.w.belief_cdf = NULL
         self.w.child_at = NULL
         self.w.stamp_at = NULL
+        self.w.target = NULL
 
     def __dealloc__(self):
         worker_free(&self.w)
@@ -588,6 +694,12 @@ cdef class _Job:
             worker_run(&self.w, deadline)
 
     cdef list root_trees(self):
+        """The nodes whose children are the root player's moves at the root (none yet when
+        no iteration of a whole-game search has reached its information set)."""
+        cdef int32_t target
+        if self.w.params.whole_game:
+            target = target_node(&self.w)
+            return [] if target == NO_NODE else [target]
         if self.w.params.mode == MODE_MO:
             return [self.w.roots[self.w.root_player]]
         if self.w.params.mode == MODE_PIMC:
@@ -612,8 +724,12 @@ cdef class _Job:
     cdef list principal_variation(self, int length, int first):
         """Labels along the most visited children of the (first) root tree, from the
         root's child labelled `first` (the move the search recommends)."""
-        cdef int32_t node = <int32_t>self.root_trees()[0], c, best
+        cdef int32_t node, c, best
+        trees = self.root_trees()
         labels = []
+        if not trees:
+            return labels
+        node = <int32_t>trees[0]
         while len(labels) < length:
             best = NO_NODE
             c = self.w.nodes[node].first_child
@@ -648,14 +764,20 @@ cdef SearchParams search_params(config) except *:
     p.max_steps = config.max_steps
     p.playout_depth = config.playout_depth
     p.infer = config.infer
+    p.selection = config.selection_mode
+    p.whole_game = config.whole_game
     return p
 
 
-cdef int check_infer(CState state, const SearchParams* params) except -1:
-    """ValueError when `infer` asks for a model of the others' choices the game has not."""
+cdef int check_params(CState state, const SearchParams* params) except -1:
+    """ValueError when `infer` asks for a model of the others' choices the game has not, or
+    `whole_game` for a search from the deal the game cannot start again."""
     if params.infer > 0 and (state.api.belief_ready == NULL or not state.api.belief_ready(state.ptr)):
         raise ValueError(f"infer: this game has no model of the players' choices at "
                          f"{state.api.num_players(state.ptr)} players; use infer=0")
+    if params.whole_game and (state.api.start == NULL or state.api.history == NULL
+                              or state.api.private_key == NULL):
+        raise ValueError("whole_game: this game cannot be searched from its deal; use whole_game=0")
     return 0
 
 
@@ -663,7 +785,7 @@ def check_config(CState state, config) -> None:
     """ValueError when `config` asks of the game at `state` what it has not (a model of the
     others' choices at its player count, for `infer`)."""
     cdef SearchParams params = search_params(config)
-    check_infer(state, &params)
+    check_params(state, &params)
 
 
 def sample_worlds(CState state, config, int count) -> list:
@@ -671,7 +793,7 @@ def sample_worlds(CState state, config, int count) -> list:
     its seed (with `infer`, each drawn from the deals weighed once): what tests check and a
     game's inference tool measures."""
     cdef SearchParams params = search_params(config)
-    check_infer(state, &params)
+    check_params(state, &params)
     cdef _Job job = _Job()
     job.setup(state, &params, <uint64_t>(config.seed & 0xFFFFFFFFFFFFFFFF), CancelToken())
     cdef Worker* w = &job.w
@@ -708,7 +830,7 @@ cdef class SearchRun:
         `played`, the move it made there, the search goes on from `previous`'s subtrees
         below that move (tree reuse); `previous` is used up."""
         self.params = search_params(config)
-        check_infer(state, &self.params)
+        check_params(state, &self.params)
         self.seconds = config.seconds
         self.pv_length = config.pv_length
         self.cancel_token = cancel if cancel is not None else CancelToken()

@@ -7,9 +7,14 @@ import random
 from dataclasses import dataclass, field
 
 from engine.interface import State
-from search.ismcts import CancelToken, Mode, SearchRun
+from search.ismcts import CancelToken, Mode, SearchRun, Selection
 
 ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
+#: How a player's move is chosen at a node of the tree: "ucb", the most promising by UCB (the
+#: play converges to a pure strategy); "smooth", Smooth UCT (Heinrich & Silver 2015): UCB's
+#: move or, more and more often as the node's visits grow (from 10% to 90%), one drawn from the
+#: node's average strategy, its moves' visit shares, which is the search's policy.
+SELECTIONS = {"ucb": Selection.SEL_UCB, "smooth": Selection.SEL_SMOOTH}
 PLAYOUTS = ("random", "heuristic")
 #: The budget of a search that names neither iterations nor seconds.
 DEFAULT_ITERATIONS = 2000
@@ -68,6 +73,16 @@ class SearchConfig:
     #: world draws one by weight. 0 deals uniformly; a game without a model at the position's
     #: player count refuses more (ValueError).
     infer: int = 0
+    #: One of `SELECTIONS`. With "smooth" the search plays its average strategy at the root: the
+    #: move is drawn from it, from `seed` (`temperature` stays 0).
+    selection: str = "ucb"
+    #: 1: MO-ISMCTS searches the whole game from its deal, for a game that can start again
+    #: (the test games; else ValueError): every world deals everything anew and each player's
+    #: tree branches first on what it holds, so that the others are searched as players who do
+    #: not know the root player's cards, and the root's moves are read at the root player's
+    #: information set now. With "smooth" this approaches an equilibrium, which a search from
+    #: the position cannot (it deals the others' cards uniformly, whatever their moves said).
+    whole_game: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -78,6 +93,8 @@ class SearchConfig:
             )
         if self.playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}")
         for name, low, high in _INT_RANGES:
             _check_int(name, getattr(self, name), low, high)
         for name, least, most, low_open in _FLOAT_RANGES:
@@ -89,11 +106,21 @@ class SearchConfig:
         if self.reuse and self.algorithm == "pimc":
             raise ValueError("reuse: PIMC's fixed worlds cannot follow a move; "
                              "mo-ismcts and so-ismcts keep their trees")  # fmt: skip
+        if self.selection != "ucb" and self.temperature:
+            raise ValueError("temperature: the smooth selection draws its move from its policy")
+        if self.whole_game and (self.algorithm != "mo-ismcts" or self.reuse or self.infer):
+            raise ValueError("whole_game: a search of the whole game is MO-ISMCTS's, "
+                             "without reuse or infer")  # fmt: skip
 
     @property
     def mode(self) -> Mode:
         """The C search's mode for `algorithm` (`SearchRun` reads it)."""
         return ALGORITHMS[self.algorithm]
+
+    @property
+    def selection_mode(self) -> Selection:
+        """The C search's selection for `selection` (`SearchRun` reads it)."""
+        return SELECTIONS[self.selection]
 
     @property
     def heuristic_playout(self) -> bool:
@@ -114,6 +141,7 @@ _INT_RANGES = (
     ("reuse", 0, 1),
     ("shape_others", 0, 1),
     ("infer", 0, 1 << 16),
+    ("whole_game", 0, 1),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (
@@ -156,6 +184,9 @@ class MoveStats:
     #: The share of playouts through this move that the player won (shared wins split).
     win_chance: float
     availability: int
+    #: The probability that the search's recommendation is this move: for "ucb", 1 for the
+    #: most visited move (or visits^(1/temperature) shares); for "smooth", its average strategy.
+    policy: float
 
 
 @dataclass(frozen=True)
@@ -216,21 +247,24 @@ class Search:
 
     def result(self) -> SearchResult:
         raw = self._run.stats()
-        moves = []
-        for action in self._legal:
-            visits, reward, win, avail = raw["moves"].get(action, (0, 0.0, 0.0, 0))
-            moves.append(
-                MoveStats(
-                    action=action,
-                    text=self._text(action),
-                    visits=visits,
-                    mean_reward=reward / visits if visits else 0.0,
-                    win_chance=win / visits if visits else 0.0,
-                    availability=avail,
-                )
+        found = {action: raw["moves"].get(action, (0, 0.0, 0.0, 0)) for action in self._legal}
+        order = sorted(self._legal, key=lambda a: (-found[a][0], -_mean(found[a]), a))
+        weights = _weights([found[a][0] for a in order], self.config)
+        moves = [
+            MoveStats(
+                action=action,
+                text=self._text(action),
+                visits=found[action][0],
+                mean_reward=_mean(found[action]),
+                win_chance=found[action][2] / found[action][0] if found[action][0] else 0.0,
+                availability=found[action][3],
+                policy=weight / sum(weights),
             )
-        moves.sort(key=lambda m: (-m.visits, -m.mean_reward, m.action))
-        best = _draw(moves, self.config.temperature, self.config.seed)
+            for action, weight in zip(order, weights, strict=True)
+        ]
+        best = moves[0]
+        if len([weight for weight in weights if weight]) > 1:
+            best = random.Random(self.config.seed).choices(moves, weights)[0]
         pv = tuple("(hidden)" if label < 0 else self._text(label)
                    for label in raw["principal_variation"])  # fmt: skip
         return SearchResult(
@@ -248,15 +282,21 @@ class Search:
         )
 
 
-def _draw(moves: list[MoveStats], temperature: float, seed: int) -> MoveStats:
-    """The move to play of `moves` (most visited first): the first at temperature 0, else one
-    drawn from `seed` with probability proportional to visits^(1/temperature)."""
-    if temperature == 0 or moves[0].visits == 0:
-        return moves[0]
-    top = math.log(moves[0].visits)
-    weights = [math.exp((math.log(m.visits) - top) / temperature) if m.visits else 0.0
-               for m in moves]  # fmt: skip
-    return random.Random(seed).choices(moves, weights)[0]
+def _mean(entry: tuple[int, float, float, int]) -> float:
+    """The mean reward of a move's root statistics (visits, reward, win, availability)."""
+    return entry[1] / entry[0] if entry[0] else 0.0
+
+
+def _weights(visits: list[int], config: SearchConfig) -> list[float]:
+    """The weights the move to play is drawn with, for moves by `visits` (most first): for
+    "smooth" the visits (uniform before any); for "ucb" the first alone at temperature 0 (or
+    before any visit), else visits^(1/temperature) relative to the first's."""
+    if config.selection == "smooth":
+        return [float(v) for v in visits] if visits[0] else [1.0] * len(visits)
+    if config.temperature == 0 or visits[0] == 0:
+        return [1.0] + [0.0] * (len(visits) - 1)
+    top = math.log(visits[0])
+    return [math.exp((math.log(v) - top) / config.temperature) if v else 0.0 for v in visits]
 
 
 def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:
