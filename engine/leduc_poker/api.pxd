@@ -1,0 +1,4 @@
+from engine.game_api cimport GameApi
+
+
+cdef const GameApi* lp_game_api() noexcept nogil
