@@ -13,6 +13,11 @@ exploits by 1/6 of a chip a hand, whatever ties it breaks: from near-random play
 1 iteration (uniform play: 11/24) its exploitability falls to 1/6 within about 50
 iterations and stays there. PIMC's eight fixed worlds differ from seed to seed, which
 mixes its play: it ends lower (about 0.1).
+
+Smooth UCT (`selection="smooth"`) from the position changes none of that: the game it searches
+is the same. Over the whole game (`whole_game=1`: every world a new deal, each player's tree
+branching first on its own card) it approaches an equilibrium: its average strategy, read at
+each information set, is exploitable by about 0.012 at 50,000 iterations.
 """
 
 from __future__ import annotations
@@ -22,11 +27,13 @@ from collections import Counter
 
 import pytest
 
+import engine
+from bench.exploitability import SMOOTH_C
 from engine.kuhn_poker import SPEC, KuhnPokerState, state_from_observation
 from engine.kuhn_poker.cards import CARDS
 from search.bots import SEARCH_BOTS, make_bot
 from search.games import default_bot
-from search.search import SearchConfig, search
+from search.search import SearchConfig, SearchResult, search
 from tests.kuhn_poker.exact import (
     Infoset,
     Strategy,
@@ -328,3 +335,88 @@ def test_others_who_play_only_to_win_are_searched_as_such(algorithm: str) -> Non
         )
         best[shape_others] = max(m.mean_reward for m in search(state, config).moves)
     assert best[1] < 0.8 < 0.84 < best[0]
+
+
+# -- Smooth UCT over the whole game ------------------------------------------------------
+
+
+def smooth_config(iterations: int, seed: int, **options: object) -> SearchConfig:
+    return SearchConfig(
+        iterations=iterations,
+        seed=seed,
+        margin_weight=1.0,
+        margin_scale=2.0,
+        selection="smooth",
+        c=SMOOTH_C,
+        **{"whole_game": 1, **options},  # type: ignore[arg-type]
+    )
+
+
+def searched(iterations: int, seed: int, **options: object) -> Strategy:
+    """The policy the search plays (`MoveStats.policy`) at every information set, each
+    searched from its own position with the same seed."""
+    strategy = {}
+    for info in infosets():
+        result = search(position(info, others(info)[0]), smooth_config(iterations, seed, **options))
+        strategy[info] = {m.text: m.policy for m in result.moves}
+    return strategy
+
+
+def test_smooth_uct_over_the_whole_game_approaches_an_equilibrium() -> None:
+    """Its exploitability falls from 1,000 to 50,000 iterations, to at most 0.02 (the
+    searches above stay at 1/6); the selection alone, from the position, stays there too."""
+    table = {b: exploitability(searched(b, 0)) for b in (1000, 10000, 50000)}
+    alone = exploitability(searched(5000, 0, whole_game=0))
+    print(f"\nSmooth UCT, whole game: {table}; from the position, 5000 it.: {alone:.4f}")
+    assert table[50000] <= 0.02 < table[10000] < table[1000]
+    assert alone > 0.15
+
+
+def test_the_smooth_search_plays_its_average_strategy() -> None:
+    """The policy is the root moves' visit shares, the move is drawn from it by the seed; the
+    UCB search's policy is its one move."""
+    state = position((0, "J", ()), "Q")
+    drawn = Counter()
+    for seed in range(40):
+        result = search(state, smooth_config(2000, seed))
+        visits = sum(m.visits for m in result.moves)
+        assert [m.policy for m in result.moves] == [m.visits / visits for m in result.moves]
+        assert search(state, smooth_config(2000, seed)).action == result.action
+        drawn[result.text] += 1
+    assert set(drawn) == {"check", "bet"}, drawn  # J bluffs now and then
+    ucb = search(state, chips_config("mo-ismcts", 2000, 1))
+    assert [m.policy for m in ucb.moves] == [1.0, 0.0] and ucb.action == ucb.moves[0].action
+
+
+def test_a_whole_game_search_reads_the_root_player_s_information_set() -> None:
+    """Of its iterations, those that deal the root player its card reach its information set
+    (a third at the first move); threads share the budget and their statistics add up."""
+    state = position((0, "J", ()), "Q")
+    result: SearchResult = search(state, smooth_config(6000, 3, threads=2))
+    reached = sum(m.visits for m in result.moves)
+    assert result.iterations == 6000 and 1500 < reached < 2500, reached
+    assert result.principal_variation[:1] == (result.moves[0].text,)
+    later = position((1, "Q", ("bet",)), "K")
+    assert {m.text for m in search(later, smooth_config(3000, 3)).moves} == {"fold", "call"}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"algorithm": "so-ismcts", "whole_game": 1},
+        {"whole_game": 1, "reuse": 1},
+        {"whole_game": 1, "infer": 10},
+        {"selection": "smooth", "temperature": 1.0},
+        {"selection": "regret"},
+    ],
+)
+def test_options_that_do_not_go_together_are_refused(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        SearchConfig(**options)  # type: ignore[arg-type]
+
+
+def test_a_game_that_cannot_start_again_has_no_whole_game_search() -> None:
+    state = engine.primary_game().new_game(2, seed=1)
+    with pytest.raises(ValueError, match="whole_game"):
+        search(state, SearchConfig(iterations=10, whole_game=1))
+    assert search(state, SearchConfig(iterations=50, selection="smooth")).iterations == 50
