@@ -22,11 +22,6 @@ import grpc
 import pytest
 
 from regent.v1 import advisor_pb2_grpc, matches_pb2_grpc
-
-# For test_fair_use and test_serve_config, which still import these from here (their working
-# trees are being edited by others): they import them from tests.support next, and these go.
-from tests.support.errors import field_violations, violated_fields  # noqa: F401
-from tests.support.random_games import position  # noqa: F401
 from tests.support.server import (
     TIGHT_LIMITS,
     WIDE_LIMITS,

@@ -12,16 +12,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.commands import read_observation
+from clients.cli.shared import read_observation
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
-from tests.server.conftest import (
-    RunningServer,
-    field_violations,
-    position,
-    serving,
-    violated_fields,
-)
+from tests.support.errors import field_violations, violated_fields
+from tests.support.random_games import position
+from tests.support.server import RunningServer, serving
 from tests.timing import SLACK
 
 Code = grpc.StatusCode

@@ -11,12 +11,12 @@ from pathlib import Path
 import grpc
 import pytest
 
-from clients.cli import build_parser
+from clients.cli.main import build_parser
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from server.config import ConfigError, load, load_keys, server_limits
 from server.limits import ServerLimits
 from tests.commands import Serving, regent
-from tests.server.conftest import position
+from tests.support.random_games import position
 
 CONFIG = """
 [limits]
