@@ -1,7 +1,8 @@
 """The hint page's gateway on a real socket for the tests: `GatewayThread` runs one on its own
 event loop in a background thread, in front of a server's address, and `http` sends it one
 request with the standard library; `ANSWERED` is the page's mark that its legal moves are
-the answer for the position drawn last (for the browser tests)."""
+the answer for the position drawn last, and `set_up_by_hand` goes past its first screen (for
+the browser tests)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,19 @@ ANSWERED = (
     "document.getElementById('legal').dataset.checked"
     " === document.getElementById('legal').dataset.rendered"
 )
+
+
+def set_up_by_hand(page: Any, game: str | None = None, players: int | None = None) -> None:
+    """Past the page's first screen (it shows on a first visit) as a person who sets the
+    position up by hand: the game and the players chosen there, then "Set up a position by
+    hand"."""
+    page.wait_for_selector("#start-dialog[open]")
+    if game is not None:
+        page.check(f"#start-game-{game}")
+    if players is not None:
+        page.select_option("#start-players", str(players))
+    page.click("#start-blank")
+    page.wait_for_selector("#start-dialog:not([open])", state="attached")
 
 
 class GatewayThread:

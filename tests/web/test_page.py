@@ -18,7 +18,7 @@ from regent.v1 import advisor_pb2
 from tests.example_files import EXAMPLES, parsed, rendering
 from tests.royal_cities.test_rulebook_examples import ELOISE, WILL
 from tests.support.server import RunningServer
-from tests.support.web import ANSWERED, GatewayThread, http
+from tests.support.web import ANSWERED, GatewayThread, http, set_up_by_hand
 
 VIEWPORTS = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 #: Eloise's turn at the start of the Season after the scoring example: her hand and the Market.
@@ -87,8 +87,8 @@ class Page:
 
 
 def _royal_cities(page: Any) -> None:
-    """A new two-player Royal Cities position (the page opens on the first game listed)."""
-    page.select_option("#game", "royal_cities")
+    """A new two-player Royal Cities position, chosen on the first screen (a first visit)."""
+    set_up_by_hand(page, "royal_cities", 2)
     page.wait_for_selector('[data-zone="cities:1"]')
 
 
@@ -150,8 +150,8 @@ def test_hint_and_i_played_it(tab: Page, service: RunningServer) -> None:
     page.click('#moves [data-played="add"]')
     page.wait_for_selector("#reveal:not(.hidden)")
     assert "Market" in page.inner_text("#reveal")
-    # Cards already on the table cannot be the one turned up.
-    assert page.query_selector('#reveal [data-reveal="green-0"]') is None
+    # Cards already on the table cannot be the one turned up: shown in their place, disabled.
+    assert page.is_disabled('#reveal [data-reveal="green-0"]')
     tab.shot("4-which-card")
     page.click('#reveal [data-reveal="green-6"]')
     page.wait_for_selector("#reveal.hidden", state="attached")
@@ -286,7 +286,7 @@ def test_citadels_turn_set_up_by_tapping(tab: Page) -> None:
     page.click("#played-other")
     page.wait_for_selector("#reveal:not(.hidden)")
     assert "drew" in page.inner_text("#reveal")
-    assert page.query_selector('#reveal [data-reveal="dragon-gate"]') is None  # in a city
+    assert page.is_disabled('#reveal [data-reveal="dragon-gate"]')  # in a city
     tab.shot("citadels-4-which-districts")
     page.click('#reveal [data-reveal="tavern"]')
     page.wait_for_selector("#reveal >> text=(card 2)")  # the second question, not the first

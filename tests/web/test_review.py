@@ -16,7 +16,7 @@ from clients.web.gateway import STREAMING
 from tests.clients.test_review_command import record as record  # the tournament fixture
 from tests.clients.test_review_command import regent
 from tests.support.server import RunningServer
-from tests.support.web import GatewayThread, http
+from tests.support.web import GatewayThread, http, set_up_by_hand
 from tests.web.test_page import VIEWPORTS
 
 BUDGET = {"review-iterations": "120", "review-deep": "400", "review-mistakes": "2",
@@ -80,6 +80,7 @@ def tab(request, browser, web: GatewayThread, artifacts: Path):
     page.goto(web.url + "/")
     page.evaluate("localStorage.clear()")
     page.reload()
+    set_up_by_hand(page)  # a first visit: past the first screen
     page.wait_for_selector("#setup .deck-card")
     wrapped = Tab(page)
     wrapped.name = request.param

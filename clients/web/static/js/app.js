@@ -1,10 +1,27 @@
 // The hint page: the position (saved in the browser, so a reload keeps it), the engine's
 // verdict on it, the hint with its alternatives, and "I played it". The games and their
-// facts come from the service (GET /api/games), once, before the first render.
-import { analyze, applyObservedMove, legalMoves, listGames, readObservation } from "./api.js";
-import { logList, moveButtons, slotAnswers } from "./follow.js";
+// facts come from the service (GET /api/games), once, before the first render. Nothing
+// entered is lost without asking: a reset asks first (js/confirm.js) and can be put back, a
+// step taken back too; a game is saved to a file and opened from one (js/history.js).
+import { analyze, applyObservedMove, deal, legalMoves, listGames, readObservation } from "./api.js";
+import { ask } from "./confirm.js";
+import { clearDeal, dealEntered, dealProgress } from "./deal.js";
+import { isCardSlot, logList, moveButtons, slotAnswers } from "./follow.js";
 import { loadGames } from "./games/index.js";
+import {
+  backTo as stepsBefore,
+  discardQuestion,
+  gameFile,
+  GameFileError,
+  putBack,
+  readGameFile,
+  setAside,
+  snapshot,
+  storedState,
+  summary,
+} from "./history.js";
 import { forgetDecisionsFrom, initReview, recordDecision } from "./review.js";
+import { askStart } from "./start.js";
 import { el } from "./ui.js";
 
 const STORE = "regent.hint.v1";
@@ -21,17 +38,13 @@ let search = null; // the AbortController of the running Analyze
 let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
 let renders = 0; // positions drawn so far: #legal's data-rendered, and data-checked once asked
+// What the last reset or step taken back replaced, to put back until a new step is entered:
+// {state: snapshot, forgot: the review forgot its decisions past `kept` steps}.
+let aside = null;
+let drawnAs = ""; // the position drawn last, as JSON: an edit is a change from it
 
-function load() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE));
-    const game = saved && gameById(saved.game);
-    if (game && saved.observation && saved.observation[game.id]) return saved;
-  } catch {
-    // a damaged entry: start afresh
-  }
-  return fresh(GAMES[0]);
-}
+// The game kept in this browser, or null on a first visit (or a damaged entry).
+const load = () => storedState(localStorage.getItem(STORE), GAMES.map((g) => g.id));
 
 // A new position of `game` with its second smallest player count (the smallest is often
 // a solo mode or a thin table).
@@ -61,23 +74,35 @@ function render() {
   );
   $("budget").value = state.budget;
   current.renderSetup($("setup"), position(), changed);
+  drawnAs = JSON.stringify(position());
   renderLog();
+  renderDeal();
   $("legal").dataset.rendered = ++renders; // check() marks the version it answered
   scheduleCheck();
 }
 
 function changed(updated) {
-  state.log = []; // a position edited by hand starts a new log
+  if (JSON.stringify(updated) === drawnAs) {
+    render(); // a redraw (a place chosen for the cards), no edit: the log stays
+    return;
+  }
+  if ((state.log || []).length) {
+    // a position edited by hand starts a new log: the old one can be put back
+    keepAside(false, { ...snapshot(state), observation: { [state.game]: JSON.parse(drawnAs) } });
+    notice(`Edited by hand: a new log starts here (the ${state.log.length} steps before are set aside).`, "Put back");
+  }
+  state.log = [];
   state.observation = { [state.game]: updated };
   save();
   clearAdvice();
   render();
 }
 
-function replacePosition(observation, gameId, log = []) {
+function replacePosition(observation, gameId, log = [], dealt = null) {
   state.log = log;
   state.game = gameId;
   state.observation = observation;
+  state.deal = dealt;
   save();
   clearAdvice();
   render();
@@ -113,8 +138,9 @@ async function check() {
     $("legal").dataset.checked = version; // the moves shown are the latest position's
   } catch (err) {
     if (ticket !== checking) return;
-    showProblem(err);
-    $("legal").textContent = "None until the position is fixed.";
+    const dealing = enteringDeal() && err.status === 400; // not wrong: not entered yet
+    showProblem(dealing ? null : err);
+    $("legal").textContent = dealing ? "None until the deal is entered (the lines above)." : "None until the position is fixed.";
     $("hint").disabled = true;
     $("other-move").classList.add("hidden");
     $("follow").classList.add("hidden");
@@ -142,10 +168,47 @@ function showProblem(err) {
   box.classList.remove("hidden");
 }
 
-function notice(text) {
-  $("notice").textContent = text;
-  $("notice").classList.toggle("hidden", !text);
+// A line on what just happened; with `offer`, a button that puts back what was set aside.
+function notice(text, offer = null) {
+  const box = $("notice");
+  box.replaceChildren(text);
+  if (offer && aside) {
+    const button = el("button", { type: "button", id: "put-back" }, offer);
+    button.onclick = restoreAside;
+    box.append(" ", button);
+  }
+  box.classList.toggle("hidden", !text);
 }
+
+// -- nothing lost -------------------------------------------------------------------------
+
+// Keep what a reset or a step taken back replaces (`before`, the state now by default), to
+// put back (js/history.js's setAside).
+function keepAside(forgot, before = snapshot(state), kept = 0) {
+  aside = setAside(aside, before, forgot, kept);
+}
+
+function restoreAside() {
+  if (!aside) return;
+  const { state: back, again } = putBack(aside);
+  aside = null;
+  for (const s of again) recordDecision(s.observation, s.move);
+  replacePosition(back.observation, back.game, back.log, back.deal);
+  notice(`Put back: ${back.log.length} steps entered.`);
+}
+
+// Whether the player lets `action` (e.g. "A new game") leave the game in progress: asked
+// with the page's own dialog when steps were entered, and then set aside to put back.
+async function mayLeave(action) {
+  const steps = (state.log || []).length;
+  if (!steps) return true;
+  if (!(await ask(discardQuestion(action, steps)))) return false;
+  keepAside(false);
+  return true;
+}
+
+// The line after a reset that left a game with steps: what Put back brings back.
+const leftLine = (text) => (aside && !aside.forgot && aside.state.log.length ? `${text} The game you left (${aside.state.log.length} steps) is set aside.` : text);
 
 // -- the hint ----------------------------------------------------------------------------
 
@@ -253,8 +316,9 @@ async function iPlayed(text, revealed = []) {
     if (mine) recordDecision(state.observation, text);
     const who = mine ? "You" : `P${player + 1}`;
     const shown = revealed.length ? ` (${revealed.join("; ")})` : "";
-    const step = { observation: state.observation, game: state.game, text: `${who}: ${moveWords(text)}${shown}`, mine };
-    replacePosition(answer.observation, state.game, [...(state.log || []), step]);
+    const step = { observation: state.observation, game: state.game, text: `${who}: ${moveWords(text)}${shown}`, mine, move: text };
+    aside = null; // a new step: what was set aside is gone
+    replacePosition(answer.observation, state.game, [...(state.log || []), step], state.deal);
     const next = current.toAct(position());
     notice(
       `Entered: ${step.text}. ` +
@@ -277,27 +341,30 @@ function askReveal(text, revealed, slot) {
   const current = game();
   const choices = current
     .revealChoices(slotView(slot))
-    .filter((c) => c.left > revealed.filter((r) => r === c.name).length);
+    .map((c) => ({ ...c, left: c.left - revealed.filter((r) => r === c.name).length }));
   const answers = slotAnswers(slot, choices, current.cityOf || (() => ""), (answer) => iPlayed(text, [...revealed, answer]));
   const cancel = el("button", { type: "button", id: "reveal-cancel" }, "Cancel");
   cancel.onclick = () => box.classList.add("hidden");
-  const what = slot.options && slot.options.length ? "Tap what the table showed: " : "Tap the card the table showed: ";
+  const card = isCardSlot(slot);
+  const what = card ? "Tap the card the table showed: " : "Tap ";
   box.replaceChildren(
     el("p", {}, el("strong", {}, what), slot.description, revealed.length ? ` (card ${revealed.length + 1})` : ""),
-    el("div", { class: slot.options && slot.options.length ? "row" : "deck" }, ...answers),
+    el("div", { class: card ? "deck" : "row" }, ...answers),
     cancel,
   );
   box.classList.remove("hidden");
   box.scrollIntoView({ block: "nearest" });
 }
 
-// The position whose unseen cards a slot may name: for a player's builds, the cards you
-// knew in that player's hand may be among them too.
+// The position whose unseen cards a slot may name: for a player's builds or the card of its
+// move, the cards you knew in that player's hand may be among them too.
 function slotView(slot) {
   const builder = /players\[(\d+)\]\.cities$/.exec(slot.place || "");
-  if (!builder) return position();
+  const mover = slot.kind === "REVEAL_KIND_MOVE_CARD" ? slot.player : undefined;
+  const q = builder ? Number(builder[1]) : mover;
+  if (q === undefined) return position();
   const copy = JSON.parse(JSON.stringify(position()));
-  copy.players[Number(builder[1])].hand = [];
+  copy.players[q].hand = [];
   return copy;
 }
 
@@ -317,24 +384,58 @@ function renderLog() {
   $("undo").disabled = !log.length;
 }
 
-// Back to the position before step `index` of the log, exactly as it was.
+// Back to the position before step `index` of the log, exactly as it was; the steps taken
+// back can be put back.
 function backTo(index) {
-  const step = state.log[index];
-  const firstMine = state.log.slice(index).find((s) => s.mine);
+  const back = stepsBefore(state.log, index);
+  const firstMine = back.later.find((s) => s.mine);
   if (firstMine) forgetDecisionsFrom(firstMine.observation);
-  notice(`Back before: ${step.text}.`);
-  replacePosition(step.observation, step.game, state.log.slice(0, index));
+  keepAside(true, snapshot(state), index);
+  notice(`Back before: ${back.later[0].text} (${back.later.length} ${back.later.length === 1 ? "step" : "steps"} taken back).`, "Put back");
+  replacePosition(back.observation, back.game, back.log, state.deal);
 }
 
 // -- import and export --------------------------------------------------------------------
 
-function exportPosition() {
-  const blob = new Blob([JSON.stringify(state.observation, null, 2) + "\n"], { type: "application/json" });
-  const link = el("a", { href: URL.createObjectURL(blob), download: "regent-observation.json" });
+function download(data, name) {
+  const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: name });
   document.body.append(link);
   link.click();
   link.remove();
 }
+
+// Save game: the position and its log in one file (js/history.js), which Open game reads
+// and the Review panel imports.
+function saveGame() {
+  download(gameFile(state), `regent-${state.game.replace(/_/g, "-")}-game.json`);
+  notice(`Saved: ${gameLine()}.`);
+}
+
+async function openGame() {
+  const file = $("open-game-file").files[0];
+  $("open-game-file").value = "";
+  if (!file) return;
+  let opened;
+  try {
+    opened = readGameFile(JSON.parse(await file.text()), GAMES.map((g) => g.id));
+  } catch (err) {
+    if (!(err instanceof SyntaxError || err instanceof GameFileError)) throw err;
+    showProblem({ status: 400, message: err instanceof SyntaxError ? `The file is not JSON: ${err.message}` : `Cannot open ${file.name}: ${err.message}.` });
+    return;
+  }
+  if (!(await mayLeave("Opening a saved game"))) return;
+  replacePosition(opened.observation, opened.game, opened.log);
+  notice(leftLine(`Opened ${file.name}: ${gameLine()}.`), "Put back");
+}
+
+// The game in progress in one line: "Citadels, 4 players, you are P2, 12 steps entered".
+function gameLine() {
+  const current = game();
+  return summary({ title: current.title, players: current.numPlayers(position()), seat: current.observer(position()), steps: state.log.length });
+}
+
+const exportPosition = () => download(state.observation, "regent-observation.json");
 
 // A file in either form of protobuf's JSON mapping (this page's export, or what a protobuf
 // library writes: lowerCamelCase names, enums by number), read through the gateway into the
@@ -353,21 +454,81 @@ async function importText(text) {
     showProblem({ status: 400, message: `No game in it: expected one of ${GAMES.map((g) => g.id).join(", ")}.` });
     return;
   }
-  notice("Imported.");
+  if (!(await mayLeave("Importing a position"))) return;
+  notice(leftLine("Imported."), "Put back");
   replacePosition({ [found.id]: data[found.id] }, found.id);
 }
 
+// -- a new game: the first screen ----------------------------------------------------------
+
+// The first screen, then the game it asks for: at the deal (the engine's, with the cards
+// the player sees to enter from the table) or a position set up by hand. A game in progress
+// is asked about first (New game).
+async function newGame(firstVisit = false) {
+  if (!firstVisit && !(await mayLeave("A new game"))) return;
+  const current = game();
+  const picked = await askStart(GAMES, { game: current.id, players: current.numPlayers(position()), seat: current.observer(position()) });
+  const chosen = gameById(picked.game);
+  if (picked.choice === "cancel") {
+    if (!firstVisit) aside = null; // nothing was left
+    save(); // a first screen seen once: the next visit opens on the position
+    return;
+  }
+  if (picked.choice === "blank") {
+    const blank = chosen.blank(picked.players);
+    blank.observer = picked.seat;
+    notice(leftLine(`A new ${chosen.title} position: set it up as the table shows it.`), "Put back");
+    replacePosition({ [chosen.id]: blank }, chosen.id);
+    return;
+  }
+  let dealt;
+  try {
+    dealt = (await deal(chosen.id, picked.players, picked.seat)).observation[chosen.id];
+  } catch (err) {
+    showProblem(err);
+    return;
+  }
+  const { position: start, steps } = clearDeal(chosen.id, dealt);
+  notice(leftLine(`A new ${chosen.title} game at the deal: tap what the table shows, as the lines below say.`), "Put back");
+  replacePosition({ [chosen.id]: start }, chosen.id, [], { steps });
+}
+
+// The deal still to enter, one line of help per place (until the first step is entered).
+function renderDeal() {
+  const box = $("deal-guide");
+  const steps = state.deal && !state.log.length ? dealProgress(state.game, state.deal.steps, position()) : [];
+  box.classList.toggle("hidden", !steps.length);
+  const lines = steps.map((s) => el("li", { class: s.done ? "done" : "", "data-deal": s.key }, s.done ? `✓ ${s.text}` : s.text));
+  if (steps.length && steps.every((s) => s.done)) lines.push(el("li", { "data-deal": "done" }, "The deal is in: the first decision follows below."));
+  box.replaceChildren(...lines);
+}
+
+// Whether the deal is still being entered (the engine refuses a position without it).
+const enteringDeal = () => Boolean(state.deal && !state.log.length && !dealEntered(state.game, state.deal.steps, position()));
+
 function wire() {
-  $("game").onchange = () => {
+  $("game").onchange = async () => {
     const chosen = gameById($("game").value);
-    state = fresh(chosen, state.budget);
-    replacePosition(state.observation, chosen.id);
+    if (!(await mayLeave(`Switching to ${chosen.title}`))) {
+      $("game").value = state.game;
+      return;
+    }
+    notice(leftLine(`A new ${chosen.title} position.`), "Put back");
+    replacePosition(fresh(chosen).observation, chosen.id);
   };
-  $("players").onchange = () => replacePosition({ [state.game]: game().blank(Number($("players").value)) }, state.game);
-  $("new-position").onclick = () => {
-    notice("");
-    replacePosition({ [state.game]: game().blank(game().numPlayers(position())) }, state.game);
+  $("players").onchange = async () => {
+    const players = Number($("players").value);
+    if (!(await mayLeave(`Switching to ${players === 1 ? "the solo game" : `${players} players`}`))) {
+      $("players").value = String(game().numPlayers(position()));
+      return;
+    }
+    notice(leftLine(`A new position with ${players === 1 ? "1 player" : `${players} players`}.`), "Put back");
+    replacePosition({ [state.game]: game().blank(players) }, state.game);
   };
+  $("new-game").onclick = () => newGame();
+  $("save-game").onclick = saveGame;
+  $("open-game").onclick = () => $("open-game-file").click();
+  $("open-game-file").onchange = openGame;
   $("budget").oninput = () => {
     state.budget = Number($("budget").value);
     save();
@@ -399,19 +560,22 @@ async function start() {
     showProblem({ message: "The service offers no game this page can set up." });
     return;
   }
-  state = load();
+  const saved = load();
+  state = saved || fresh(GAMES[0]);
   wire();
   render();
+  if (saved) notice(`Restored from this browser: ${gameLine()}.`);
+  else newGame(true); // a first visit: the first screen
   // The review of the observer's game (js/review.js): it names moves and replays positions here.
   initReview({
     describeMove: (text, observation) => {
       const found = observation && GAMES.find((g) => observation[g.id]);
       return found ? found.describeMove(text, observation[found.id]) : text;
     },
-    replay: (observation) => {
+    replay: async (observation) => {
       const found = GAMES.find((g) => observation[g.id]);
-      if (!found) return;
-      notice("The position of that decision: ask for a hint, or play it out.");
+      if (!found || !(await mayLeave("Replaying this position"))) return;
+      notice(leftLine("The position of that decision: ask for a hint, or play it out."), "Put back");
       replacePosition({ [found.id]: observation[found.id] }, found.id);
       $("setup-panel").scrollIntoView({ block: "start" });
     },

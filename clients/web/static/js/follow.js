@@ -15,22 +15,33 @@ export function moveButtons(moves, who, describe, onPick) {
 }
 
 // What to tap for a reveal slot: its options, the cards a player built (tapped one by one,
-// then Done), or one card of the deck (`choices`, see js/games/index.js); onAnswer(text).
+// then Done), or one card of the deck (`choices`, see js/games/index.js): for the card of a
+// move, only those its options name (the districts the player can afford); onAnswer(text).
 export function slotAnswers(slot, choices, cityOf, onAnswer) {
-  if (slot.options && slot.options.length) {
-    return slot.options.map((option) => {
+  const options = slot.options || [];
+  if (options.length && !isCardSlot(slot)) {
+    return options.map((option) => {
       const button = el("button", { type: "button", "data-option": option }, option);
       button.onclick = () => onAnswer(option);
       return button;
     });
   }
   if ((slot.place || "").endsWith(".cities")) return [buildsPicker(choices, cityOf, onAnswer)];
-  return choices.map((choice) => {
-    const button = el("button", { type: "button", "data-reveal": choice.name, "aria-label": choice.label }, choice.element());
-    button.onclick = () => onAnswer(choice.name);
-    return button;
-  });
+  const possible = (c) => !options.length || options.includes(c.name);
+  return choices.map((choice) => cardButton(choice, !possible(choice), () => onAnswer(choice.name)));
 }
+
+// A card to tap: every kind keeps its place in the grid, one the answer cannot be (used up,
+// or not among the slot's options) shown disabled.
+function cardButton(choice, impossible, onTap) {
+  const button = el("button", { type: "button", "data-reveal": choice.name, disabled: impossible || choice.left <= 0 }, choice.element());
+  button.onclick = onTap;
+  return button;
+}
+
+// Whether a slot asks a card (its options, if any, name the possible cards), not what the
+// table settled (its options are words).
+export const isCardSlot = (slot) => slot.kind !== "REVEAL_KIND_OUTCOME" && Boolean(slot.place);
 
 // Cards tapped into a list, each with its City (`cityOf(name)`: the card's own, or a list
 // to choose from for a card that has none), then Done: "red-2 red, white-5 red" or "none".
@@ -41,8 +52,7 @@ function buildsPicker(choices, cityOf, onAnswer) {
   const cityRow = el("div", { class: "row hidden", id: "build-city" });
   const draw = () => (shown.textContent = picked.length ? picked.join(", ") : "None yet.");
   for (const choice of choices) {
-    const button = el("button", { type: "button", "data-reveal": choice.name, "aria-label": choice.label }, choice.element());
-    button.onclick = () => {
+    const button = cardButton(choice, false, () => {
       const city = cityOf(choice.name);
       if (typeof city === "string") {
         picked.push(`${choice.name} ${city}`);
@@ -61,7 +71,7 @@ function buildsPicker(choices, cityOf, onAnswer) {
         }),
       );
       cityRow.classList.remove("hidden");
-    };
+    });
     box.append(button);
   }
   const done = el("button", { type: "button", class: "primary", id: "builds-done" }, "Done");
