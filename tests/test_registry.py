@@ -31,9 +31,11 @@ from regent.v1 import advisor_pb2, matches_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("*.py", "*.pyx", "*.pxd", "*.js", "*.proto", "*.css", "*.html")
-#: Where every game may be named: the tests, and the Node client's example scripts (their
-#: usage lines and defaults spell the games as a user types them).
-SHARED_PLACES = ("tests/", "clients/node/")
+#: Where every game may be named: the tests (the hint page's Node unit tests among them, in
+#: clients/web/test/ beside the page's package.json and ESLint config that run them), and the
+#: Node client's example scripts (their usage lines and defaults spell the games as a user
+#: types them).
+SHARED_PLACES = ("tests/", "clients/web/test/", "clients/node/")
 #: The folders of the layers above the engine that keep a module per game, named after it:
 #: `<layer>/<game>.py`, and the game's own tools beside it, `<layer>/<game>_*.py` (e.g. its
 #: terminal text, `clients/<game>_text.py`; its bench tools, `bench/<game>_fit_picks.py`).

@@ -1,12 +1,13 @@
 """The hint page's position at the deal (`POST /api/deal`): a new game of one of the served
 games dealt by the engine from an explicit seed, as one seat sees it.
 
-The page's first screen starts a game here, at the deal (Royal Cities' setup pass, Citadels'
-first pick): the engine, not the page, knows how many cards each place gets, whose decision
-comes first and what the seat is shown. The page then takes the seeded cards off the places
-the player sees and asks for the table's own (js/deal.js). Computed in the gateway's
-process, as the `regent` command does: the observation at the deal is no call of the
-service, and it hides nothing the seat cannot see (the engine's own observation).
+The page's first screen starts a game here, at the deal (the game's first decision, e.g. a
+setup pass or a first pick): the engine, not the page, knows how many cards each place
+gets, whose decision comes first and what the seat is shown. The page then takes the seeded
+cards off the places the player sees (its game module's dealPlaces) and asks for the
+table's own (js/deal.js). Computed in the gateway's process, as the `regent` command does:
+the observation at the deal is no call of the service, and it hides nothing the seat cannot
+see (the engine's own observation).
 """
 
 from __future__ import annotations

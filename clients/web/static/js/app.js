@@ -429,7 +429,7 @@ async function openGame() {
   notice(leftLine(`Opened ${file.name}: ${gameLine()}.`), "Put back");
 }
 
-// The game in progress in one line: "Citadels, 4 players, you are P2, 12 steps entered".
+// The game in progress in one line: "<title>, 4 players, you are P2, 12 steps entered".
 function gameLine() {
   const current = game();
   return summary({ title: current.title, players: current.numPlayers(position()), seat: current.observer(position()), steps: state.log.length });
@@ -488,7 +488,7 @@ async function newGame(firstVisit = false) {
     showProblem(err);
     return;
   }
-  const { position: start, steps } = clearDeal(chosen.id, dealt);
+  const { position: start, steps } = clearDeal(chosen.dealPlaces, dealt);
   notice(leftLine(`A new ${chosen.title} game at the deal: tap what the table shows, as the lines below say.`), "Put back");
   replacePosition({ [chosen.id]: start }, chosen.id, [], { steps });
 }
@@ -496,7 +496,7 @@ async function newGame(firstVisit = false) {
 // The deal still to enter, one line of help per place (until the first step is entered).
 function renderDeal() {
   const box = $("deal-guide");
-  const steps = state.deal && !state.log.length ? dealProgress(state.game, state.deal.steps, position()) : [];
+  const steps = state.deal && !state.log.length ? dealProgress(game().dealPlaces, state.deal.steps, position()) : [];
   box.classList.toggle("hidden", !steps.length);
   const lines = steps.map((s) => el("li", { class: s.done ? "done" : "", "data-deal": s.key }, s.done ? `✓ ${s.text}` : s.text));
   if (steps.length && steps.every((s) => s.done)) lines.push(el("li", { "data-deal": "done" }, "The deal is in: the first decision follows below."));
@@ -504,7 +504,7 @@ function renderDeal() {
 }
 
 // Whether the deal is still being entered (the engine refuses a position without it).
-const enteringDeal = () => Boolean(state.deal && !state.log.length && !dealEntered(state.game, state.deal.steps, position()));
+const enteringDeal = () => Boolean(state.deal && !state.log.length && !dealEntered(game().dealPlaces, state.deal.steps, position()));
 
 function wire() {
   $("game").onchange = async () => {

@@ -91,7 +91,7 @@ export function storedState(text, gameIds) {
   return { ...saved, log: Array.isArray(saved.log) ? saved.log : [] };
 }
 
-// One line on a game: "Citadels, 4 players, you are P2, 12 steps entered".
+// One line on a game: "<title>, 4 players, you are P2, 12 steps entered".
 export function summary({ title, players, seat, steps }) {
   const table = players === 1 ? "solo" : `${players} players`;
   const entered = steps === 1 ? "1 step entered" : `${steps} steps entered`;

@@ -1,6 +1,6 @@
 // The first screen: the game, the number of players and your seat, one line of help each,
 // then the deal or a position set up by hand. It shows on a first visit and from New game.
-import { FIRST_PLAYER, START_HELP } from "./deal.js";
+import { START_HELP } from "./deal.js";
 import { el } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +22,7 @@ export function askStart(games, chosen) {
         el("option", { value: q, selected: q === pick.seat }, q === 0 ? "P1 (plays first)" : `P${q + 1}`),
       ),
     );
-    $("start-help-seat").textContent = `${START_HELP.seat} ${FIRST_PLAYER[pick.game] || ""}`.trim();
+    $("start-help-seat").textContent = `${START_HELP.seat} ${game.firstPlayer}`.trim();
   };
   $("start-games").replaceChildren(
     ...games.map((g) => {

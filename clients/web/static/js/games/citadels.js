@@ -470,9 +470,32 @@ function describeField(path) {
   return reasons.length ? `${place} (${reasons.join("; ")})` : place;
 }
 
+// The places of the deal the player sees (js/games/index.js's dealPlaces): 2-3 players have
+// no face-up characters, and a seat that does not pick first is shown none yet.
+const mine = (obs) => obs.players[obs.observer || 0];
+const DEAL_PLACES = [
+  { key: "hand", where: "Your hand", what: "the districts you were dealt", list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
+  {
+    key: "face_up",
+    where: "Face up (under Characters)",
+    what: "the characters laid face up",
+    list: (o) => (o.draft && o.draft.face_up) || [],
+    clear: (o) => (o.draft.face_up = []),
+    exact: true,
+  },
+  {
+    key: "shown",
+    where: "Shown at your pick 1 (under Characters)",
+    what: "the characters you were handed to pick from",
+    list: (o) => (o.draft && o.draft.shown && o.draft.shown[0] && o.draft.shown[0].characters) || [],
+    clear: (o) => (o.draft.shown = []),
+    exact: true,
+  },
+];
+
 export default function make(info) {
   districts = new CardTable(info.cards);
   RULES = info.rules_options || [];
   const revealChoices = (obs) => choices(districts, left(normalize(obs)), words, districtElement);
-  return { blank, renderSetup, describeMove, describeField, revealChoices };
+  return { blank, renderSetup, describeMove, describeField, revealChoices, dealPlaces: DEAL_PLACES, firstPlayer: "P1 holds the crown and picks first." };
 }

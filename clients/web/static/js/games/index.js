@@ -20,6 +20,16 @@
 //   numPlayers(position)          how many players a position has
 //   observer(position), toAct(position)
 //                                 the observer, and the player to act (or null at the end)
+//   dealPlaces                    the places of a deal the player sees, where the page asks
+//                                 for the table's cards after POST /api/deal (js/deal.js):
+//                                 [{key, where (the place's name on the page), what (its
+//                                 cards, in words), list(position) (its cards), clear(position),
+//                                 exact (as many cards at every deal: asked with a count,
+//                                 not at all when the deal left it empty), present(position)
+//                                 (optional: whether the deal has a place that is not exact)}];
+//                                 none by default (the deal's position is taken as it is)
+//   firstPlayer                   a line on who P1 is, after the first screen's seat help;
+//                                 none ("") by default
 // The page adds id (the Observation field), title and playerCounts from `info`.
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -28,6 +38,8 @@ const defaults = {
   numPlayers: (position) => position.num_players || (position.players || []).length,
   observer: (position) => position.observer || 0,
   toAct: (position) => (position.decision && position.decision.player !== undefined ? position.decision.player : null),
+  dealPlaces: [],
+  firstPlayer: "",
 };
 
 // A game's stylesheet linked into the page; resolves once it is loaded (or failed to).

@@ -400,6 +400,25 @@ function describeField(path) {
   return inWords(rules, p);
 }
 
+// The places of the deal the player sees (js/games/index.js's dealPlaces): the Market setup
+// discards the cards of a colour already laid, so the discard pile and the Regent's Cities
+// (the solo game's) vary with the cards turned up.
+const mine = (obs) => obs.players[obs.observer || 0];
+const DEAL_PLACES = [
+  { key: "hand", where: "Your hand", what: "the cards you were dealt", list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
+  { key: "market", where: "Market", what: "the cards laid face up in the Market", list: (o) => o.market || [], clear: (o) => (o.market = []), exact: true },
+  { key: "discard", where: "Discard pile", what: "the cards the Market's setup discarded, if any", list: (o) => o.discard || [], clear: (o) => (o.discard = []), exact: false },
+  {
+    key: "regent",
+    where: "The Regent: Cities",
+    what: "the cards the Regent's Cities start with",
+    list: (o) => (o.regent ? (o.regent.cities || []).flatMap((c) => c.cards || []) : []),
+    clear: (o) => o.regent && (o.regent.cities || []).forEach((c) => (c.cards = [])),
+    exact: false,
+    present: (o) => Boolean(o.regent),
+  },
+];
+
 export default function make(info) {
   deck = new CardTable(info.cards);
   CITIES = deck.values("colour").filter((colour) => colour !== WHITE);
@@ -412,5 +431,5 @@ export default function make(info) {
   const revealChoices = (obs) => choices(deck, left(normalize(obs)), cardWords, cardElement);
   // A built card's City: its colour's, or a choice among them for a white card.
   const cityOf = (name) => (colourOf(name) === WHITE ? CITIES : colourOf(name));
-  return { blank, renderSetup, describeMove, describeField, revealChoices, cityOf };
+  return { blank, renderSetup, describeMove, describeField, revealChoices, cityOf, dealPlaces: DEAL_PLACES, firstPlayer: "P1 is the starting player." };
 }
