@@ -76,5 +76,5 @@ cdef struct Worker:
     bint out_of_memory
 
 cdef int worker_start(Worker* w) noexcept nogil
-cdef void worker_run(Worker* w, double seconds) noexcept nogil
+cdef void worker_run(Worker* w, double deadline) noexcept nogil
 cdef void worker_free(Worker* w) noexcept nogil
