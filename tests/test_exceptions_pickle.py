@@ -76,6 +76,7 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "clients.tournament.workers.WorkerTraceback": _message(
         "clients.tournament.workers", "WorkerTraceback"
     ),
+    "clients.web.deal.BadDeal": _two_parts("clients.web.deal", "BadDeal"),
     "clients.web.gateway.BadBody": _two_parts("clients.web.gateway", "BadBody"),
     "clients.web.guard.Refused": _refused,
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),

@@ -41,6 +41,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_SHIPPED = {
     "clients/node/": "the Node client, an npm package of its own",
     "bench/baseline.sh": "a checkout's script: it serves a release from its own git tag",
+    "clients/web/test/": "the page's unit tests (node --test), run from the checkout",
+    "clients/web/package.json": "the page's development tools (ESLint), not the page",
+    "clients/web/package-lock.json": "the page's development tools (ESLint), not the page",
+    "clients/web/eslint.config.js": "the page's lint configuration, not the page",
 }
 #: Code: shipped as modules (a .pyx compiled), not as package data.
 CODE = (".py", ".pyx")

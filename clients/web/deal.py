@@ -31,6 +31,10 @@ class BadDeal(ValueError):
         self.field = field
         self.reason = reason
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its arguments when unpickled (see engine.errors)."""
+        return type(self), (self.field, self.reason), self.__dict__
+
 
 def deal(body: dict[str, Any]) -> dict[str, Any]:
     """`{"observation": ...}` for `body`'s game (an Observation oneof field, as the page
