@@ -195,6 +195,7 @@ def test_every_state_has_large_targets_and_no_serious_violation(tab: Tab) -> Non
         "() => document.getElementById('search-status').textContent.startsWith('Done')"
     )
     tab.check("hint")
+    assert page.get_attribute("#progress", "aria-valuenow") == "100"
     _bars_share_one_track(page)
     page.click('#moves [data-played="pick king"]')
     page.wait_for_selector("#follow:not(.hidden)")
@@ -242,6 +243,13 @@ def _bars_share_one_track(page: Any) -> None:
     assert len(tracks) == 1, rows
     for track, fill, percent in rows:
         assert abs(fill - track * percent / 100) <= 0.01 * track + 1, rows
+    values = page.eval_on_selector_all(
+        "#moves .bar",
+        "bars => bars.map(b => [b.getAttribute('role'), b.getAttribute('aria-valuemin'),"
+        " b.getAttribute('aria-valuemax'), Number(b.getAttribute('aria-valuenow'))])",
+    )
+    assert [v[:3] for v in values] == [["meter", "0", "100"]] * len(rows)
+    assert [v[3] for v in values] == [round(percent) for *_, percent in rows]
     by_number = sorted(rows, key=lambda r: r[2])
     assert [fill for _, fill, _ in by_number] == sorted(fill for _, fill, _ in rows)
 
@@ -256,6 +264,10 @@ def _the_question_in_reach(page: Any) -> None:
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5
         assert page.inner_text("#dock-text") == page.inner_text("#follow-title")
         assert page.is_visible("#dock-hint")
+        # The moves to answer with are in the bar too.
+        assert _dock_answers(page) == page.eval_on_selector_all(
+            "#follow-moves button", "bs => bs.map(b => b.textContent)"
+        )
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(HERE.parent / "artifacts" / "web" / "a11y-phone-dock.png"))
     page.click("#dock-go")
@@ -263,6 +275,52 @@ def _the_question_in_reach(page: Any) -> None:
         "() => { const r = document.getElementById('follow').getBoundingClientRect();"
         " return r.top >= 0 && r.top < innerHeight; }"
     )
+
+
+def _dock_answers(page: Any) -> list[str]:
+    """The words of the answer buttons in the bar at the bottom of a phone's screen."""
+    return page.eval_on_selector_all(
+        "#dock-answers:not(.hidden) button", "bs => bs.map(b => b.textContent)"
+    )
+
+
+def test_a_phone_answers_the_question_from_the_bar(tab: Tab) -> None:
+    """On a phone, with the page scrolled to its top: the card the table turned up and then
+    another player's move are answered from the bar at the bottom of the screen."""
+    if tab.name != "phone":
+        pytest.skip("the bar is the phone's")
+    page = tab.page
+    _game(tab, "royal_cities", 2)
+    page.select_option("#other-moves", "add")
+    page.click("#played-other")
+    page.wait_for_selector("#reveal:not(.hidden)")
+    page.evaluate("window.scrollTo(0, 0)")
+    offered = page.eval_on_selector_all(
+        "#reveal button", "bs => bs.map(b => [b.textContent, b.disabled])"
+    )
+    assert _dock_answers(page) == [words for words, _ in offered]
+    tab.check("dock-reveal")
+    card = page.locator("#dock-answers button:not([disabled])").first
+    assert card.is_visible() and card.bounding_box()["y"] > page.viewport_size["height"] / 2
+    card.click()
+    page.wait_for_selector("#follow:not(.hidden)")
+    tab.settled()
+    assert page.eval_on_selector_all("#log li", "li => li.length") == 1
+    page.evaluate("window.scrollTo(0, 0)")
+    moves = page.eval_on_selector_all(
+        "#follow-moves button", "bs => bs.map(b => [b.textContent, b.dataset.observed])"
+    )
+    assert _dock_answers(page) == [words for words, _ in moves]
+    page.locator("#dock-answers button").first.click()
+    # The move entered, or first the card it turned up, answered from the bar too.
+    page.wait_for_function(
+        "() => document.querySelectorAll('#log li').length === 2"
+        " || !document.getElementById('reveal').classList.contains('hidden')"
+    )
+    if page.is_visible("#reveal"):
+        page.locator("#dock-answers button:not([disabled])").first.click()
+    page.wait_for_function("() => document.querySelectorAll('#log li').length === 2")
+    assert not tab.problems, "\n".join(map(str, tab.problems))
 
 
 def _hint_never_covers_the_review(page: Any) -> None:

@@ -55,6 +55,10 @@ class Tab:
     def position(self) -> advisor_pb2.Observation:
         return json_format.ParseDict(self.stored()["observation"], advisor_pb2.Observation())
 
+    def review(self) -> dict[str, Any]:
+        """The game under review, as the page keeps it."""
+        return json.loads(self.page.evaluate("localStorage.getItem('regent.review.v1')"))
+
     def steps(self) -> int:
         return self.page.eval_on_selector_all("#log li", "nodes => nodes.length")
 
@@ -325,9 +329,15 @@ def test_a_game_survives_a_reload_and_a_file(tab: Tab, tmp_path: Path) -> None:
     tab.confirm(True)
     set_up_by_hand(page, "royal_cities", 2)
     tab.settled(0)
+    page.click("#review-forget")  # the review's decisions: asked first, then forgotten
+    tab.confirm(True)
+    assert page.inner_text("#review-count").startswith("No moves recorded")
     page.set_input_files("#open-game-file", str(saved))  # nothing entered: not asked
     tab.settled(4)
     assert tab.position() == before and page.inner_text("#log") == log
+    # The Review panel holds the opened game's decisions.
+    assert page.inner_text("#review-count").startswith("1 of your moves recorded")
+    assert tab.review()["moves"] == data["moves"]
     assert page.inner_text("#notice").startswith("Opened game.json: Citadels, 4 players")
     tab.shot("7-opened")
     page.set_input_files("#open-game-file", str(saved))  # over a game in progress: asked

@@ -178,6 +178,26 @@ def test_a_review_can_be_stopped(
     assert page.is_hidden("#review-stop")
 
 
+def test_forget_this_game_asks_first(tab: Tab, reviewed: tuple[Path, str]) -> None:
+    """Forget this game discards the decisions only once the player said so."""
+    page = tab.page
+    page.set_input_files("#review-file", str(reviewed[0]))
+    page.wait_for_function("() => !document.getElementById('review-start').disabled")
+    count = page.inner_text("#review-count")
+    page.click("#review-forget")
+    page.wait_for_selector("#confirm-dialog[open]")
+    assert "Forget this game?" in page.inner_text("#confirm-text")
+    page.click("#confirm-cancel")
+    page.wait_for_selector("#confirm-dialog:not([open])", state="attached")
+    assert page.inner_text("#review-count") == count
+    page.click("#review-forget")
+    page.click("#confirm-ok")
+    page.wait_for_function(
+        "() => document.getElementById('review-count').textContent.startsWith('No moves')"
+    )
+    assert page.is_disabled("#review-start")
+
+
 def test_the_review_route_checks_its_input(web: GatewayThread) -> None:
     assert "/api/review" in STREAMING
     answer = http(web.url + "/api/review", {"observations": [], "moves": []})

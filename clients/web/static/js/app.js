@@ -10,6 +10,7 @@ import { isCardSlot, logList, moveButtons, slotAnswers } from "./follow.js";
 import { loadGames } from "./games/index.js";
 import {
   backTo as stepsBefore,
+  decisionsOf,
   discardQuestion,
   gameFile,
   GameFileError,
@@ -20,9 +21,9 @@ import {
   storedState,
   summary,
 } from "./history.js";
-import { forgetDecisionsFrom, initReview, recordDecision } from "./review.js";
+import { forgetDecisionsFrom, initReview, recordDecision, reviewedGame, setDecisions } from "./review.js";
 import { askStart } from "./start.js";
-import { el } from "./ui.js";
+import { el, setBar } from "./ui.js";
 
 const STORE = "regent.hint.v1";
 const BUDGETS = [
@@ -39,7 +40,8 @@ let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
 let renders = 0; // positions drawn so far: #legal's data-rendered, and data-checked once asked
 // What the last reset or step taken back replaced, to put back until a new step is entered:
-// {state: snapshot, forgot: the review forgot its decisions past `kept` steps}.
+// {state: snapshot, forgot: the review forgot its decisions past `kept` steps, review: the
+// game the review had before an Open game replaced it}.
 let aside = null;
 let drawnAs = ""; // the position drawn last, as JSON: an edit is a change from it
 
@@ -191,6 +193,7 @@ function keepAside(forgot, before = snapshot(state), kept = 0) {
 function restoreAside() {
   if (!aside) return;
   const { state: back, again } = putBack(aside);
+  if (aside.review) setDecisions(aside.review);
   aside = null;
   for (const s of again) recordDecision(s.observation, s.move);
   replacePosition(back.observation, back.game, back.log, back.deal);
@@ -230,9 +233,9 @@ async function hint() {
   const controller = new AbortController();
   search = controller;
   const budget = BUDGETS[state.budget];
-  const bar = $("progress").firstElementChild;
-  $("progress").classList.remove("hidden");
-  bar.style.width = "0";
+  const bar = $("progress");
+  bar.classList.remove("hidden");
+  setBar(bar, 0);
   $("stop").classList.remove("hidden");
   $("hint").disabled = true;
   $("search-status").textContent = `Thinking (${budget.name})…`;
@@ -244,7 +247,7 @@ async function hint() {
       (report, final) => {
         last = report;
         const done = Number(report.iterations || 0);
-        bar.style.width = `${Math.min(100, (100 * done) / budget.iterations)}%`;
+        setBar(bar, done / budget.iterations);
         showAdvice(report, final);
       },
       controller.signal,
@@ -278,7 +281,7 @@ function showAdvice(report, final) {
       { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text },
       el("span", {}, current.describeMove(m.move.text, position())),
       played,
-      el("span", { class: "bar", role: "img", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, barFill(chance)),
+      setBar(el("span", { class: "bar", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, el("span")), chance, "meter"),
       el("span", { class: "muted" }, `${(100 * chance).toFixed(0)}% win · ${Number(m.visits || 0).toLocaleString()} sims`),
     );
   });
@@ -287,13 +290,6 @@ function showAdvice(report, final) {
     el("h3", {}, "Alternatives (estimated win chance)"),
     el("ul", { class: "moves", id: "moves" }, ...rows),
   );
-}
-
-// A win-chance bar's fill, sized through the CSSOM: the page's CSP refuses style attributes.
-function barFill(chance) {
-  const fill = el("span");
-  fill.style.width = `${(100 * chance).toFixed(1)}%`;
-  return fill;
 }
 
 // -- entering moves: "I played it" and following the table -----------------------------
@@ -424,7 +420,10 @@ async function openGame() {
     showProblem({ status: 400, message: err instanceof SyntaxError ? `The file is not JSON: ${err.message}` : `Cannot open ${file.name}: ${err.message}.` });
     return;
   }
+  const reviewed = reviewedGame();
   if (!(await mayLeave("Opening a saved game"))) return;
+  if (aside) aside.review = reviewed; // Put back brings the review's game back too
+  setDecisions(decisionsOf(opened.log)); // the review is the opened game's
   replacePosition(opened.observation, opened.game, opened.log);
   notice(leftLine(`Opened ${file.name}: ${gameLine()}.`), "Put back");
 }

@@ -4,24 +4,50 @@
 // to fix, your decision) with a button that goes to it, and the Hint button, which asks
 // for a hint from anywhere and shows it. It reads the page's own elements, so it follows
 // every state app.js draws without being told; it also keeps the log's newest step in view.
+// The question's answers (another player's moves, the cards or words the table showed, Done
+// and Cancel) are in the bar too, a scrolling row of buttons that press the page's own: a
+// person answers from the bar without scrolling to the question.
 import { el } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const shown = (node) => node && !node.classList.contains("hidden");
 
-// What the page asks now: [words, the element to go to], the first that applies.
+// What the page asks now: [words, the element to go to, the buttons that answer it], the
+// first that applies.
 function question() {
   const reveal = $("reveal");
-  if (shown(reveal) && reveal.firstElementChild) return [reveal.firstElementChild.textContent, reveal];
-  if (shown($("follow"))) return [$("follow-title").textContent, $("follow")];
-  if (shown($("problem"))) return ["This position cannot happen: see what is wrong.", $("problem")];
-  if (!$("hint").disabled) return ["Your decision: ask for a hint.", $("hint-panel")];
-  return [$("legal").textContent, $("legal")];
+  if (shown(reveal) && reveal.firstElementChild) return [reveal.firstElementChild.textContent, reveal, answers(reveal)];
+  if (shown($("follow"))) return [$("follow-title").textContent, $("follow"), answers($("follow-moves"))];
+  if (shown($("problem"))) return ["This position cannot happen: see what is wrong.", $("problem"), []];
+  if (!$("hint").disabled) return ["Your decision: ask for a hint.", $("hint-panel"), []];
+  return [$("legal").textContent, $("legal"), []];
 }
+
+// The buttons of `root` a person can press now, in their order (none in a hidden part).
+const answers = (root) => [...root.querySelectorAll("button")].filter((b) => !b.closest(".hidden"));
+
+// A button of the bar that presses `original`: its look and words, none of its ids or data
+// attributes (the page's own stays the one the page knows).
+function proxy(original) {
+  const button = el("button", { type: "button", class: `${original.className} proxy`.trim(), disabled: original.disabled });
+  for (const name of ["aria-pressed", "aria-label", "title"]) {
+    if (original.hasAttribute(name)) button.setAttribute(name, original.getAttribute(name));
+  }
+  const copy = original.cloneNode(true);
+  copy.querySelectorAll("[id]").forEach((node) => node.removeAttribute("id"));
+  button.append(...copy.childNodes);
+  button.onclick = () => original.click();
+  return button;
+}
+
+// What the answers look like now: the row is drawn again only when it changed.
+const signature = (buttons) => buttons.map((b) => `${b.disabled ? "-" : "+"}${b.outerHTML}`).join("");
 
 function make() {
   const words = el("p", { id: "dock-text" });
   const go = el("button", { type: "button", id: "dock-go" }, "Show");
+  const row = el("div", { id: "dock-answers", class: "dock-answers hidden", role: "group", "aria-label": "the answers" });
+  let drawn = "";
   const hint = el("button", { type: "button", id: "dock-hint", class: "primary" }, "Hint");
   let target = null;
   go.onclick = () => target && target.scrollIntoView({ block: "start" });
@@ -29,12 +55,20 @@ function make() {
     $("hint").click();
     $("hint-panel").scrollIntoView({ block: "start" });
   };
-  const dock = el("div", { id: "dock", class: "dock", role: "region", "aria-label": "the current question" }, words, go, hint);
+  const bar = el("div", { class: "dock-bar" }, words, go, hint);
+  const dock = el("div", { id: "dock", class: "dock", role: "region", "aria-label": "the current question" }, row, bar);
   const draw = () => {
-    const [text, place] = question();
+    const [text, place, buttons] = question();
     target = place;
     if (words.textContent !== text) words.textContent = text;
     hint.disabled = $("hint").disabled;
+    const now = signature(buttons);
+    if (now !== drawn) {
+      drawn = now;
+      row.replaceChildren(...buttons.map(proxy));
+      row.classList.toggle("hidden", !buttons.length);
+      row.scrollLeft = 0;
+    }
   };
   return { dock, draw };
 }

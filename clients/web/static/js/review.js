@@ -6,7 +6,8 @@
 // decision's figures are the review's one set (the table's, the chart's, the worst moment's):
 // a checked one's from the positions after its moves, with their noise.
 import { review } from "./api.js";
-import { el } from "./ui.js";
+import { ask } from "./confirm.js";
+import { el, setBar } from "./ui.js";
 
 const STORE = "regent.review.v1";
 const SVG = "http://www.w3.org/2000/svg";
@@ -55,6 +56,34 @@ export function forgetDecisionsFrom(observation) {
   keep({ observations: game.observations.slice(0, at), moves: game.moves.slice(0, at) });
 }
 
+// The game under review: {observations, moves} (a copy, to put back with setDecisions).
+export const reviewedGame = () => decisions();
+
+// The game under review replaced by `game` ({observations, moves}, e.g. a saved game's):
+// the review of the one before, if any, is cleared.
+export function setDecisions(game) {
+  stop();
+  keep({ observations: game.observations, moves: game.moves.map((m) => ({ text: m.text })) });
+  clearResult();
+}
+
+function clearResult() {
+  $("review-chart").replaceChildren();
+  $("review-result").replaceChildren();
+  $("review-status").textContent = "";
+}
+
+// Forget this game: asked first, like every action that discards entered steps.
+async function forget() {
+  const count = decisions().moves.length;
+  if (count) {
+    const them = count === 1 ? "the decision recorded" : `the ${count} decisions recorded`;
+    const question = `Forget this game? The review loses ${them}; Save game keeps them in a file first.`;
+    if (!(await ask(question, "Forget it"))) return;
+  }
+  setDecisions({ observations: [], moves: [] });
+}
+
 function seatOf(observation) {
   const [gameId, body] = Object.entries(observation)[0] || [];
   return `${gameId}:${body ? body.observer || 0 : ""}`;
@@ -85,8 +114,8 @@ async function start() {
   const controller = new AbortController();
   running = controller;
   const points = [];
-  const bar = $("review-progress").firstElementChild;
-  bar.style.width = "0";
+  const bar = $("review-progress");
+  setBar(bar, 0);
   $("review-progress").classList.remove("hidden");
   $("review-stop").classList.remove("hidden");
   $("review-start").disabled = true;
@@ -99,7 +128,7 @@ async function start() {
       (message) => {
         const done = Number(message.done || 0);
         const total = Number(message.total || 0);
-        bar.style.width = `${total ? Math.min(100, (100 * done) / total) : 100}%`;
+        setBar(bar, total ? done / total : 1);
         $("review-status").textContent = `Searching: ${done} of ${total} searches.`;
         if (message.point) points.push(message.point);
         if (message.review) final = message.review;
@@ -276,7 +305,7 @@ async function importGame() {
     page.showProblem({ status: 400, message: "Not a game: expected observations and moves, one move each (regent review --save-game)." });
     return;
   }
-  keep({ observations: data.observations, moves: data.moves.map((m) => ({ text: m.text })) });
+  setDecisions(data);
   $("review-file").value = "";
 }
 
@@ -285,12 +314,6 @@ export function initReview(lent) {
   $("review-start").onclick = start;
   $("review-stop").onclick = stop;
   $("review-file").onchange = importGame;
-  $("review-forget").onclick = () => {
-    stop();
-    keep({ observations: [], moves: [] });
-    $("review-chart").replaceChildren();
-    $("review-result").replaceChildren();
-    $("review-status").textContent = "";
-  };
+  $("review-forget").onclick = forget;
   showCount();
 }

@@ -54,6 +54,19 @@ export function stepper(id, value, low, high, onChange) {
   return el("span", { class: "stepper" }, minus, output, plus);
 }
 
+// A bar's fill (the bar's first child) at `fraction` (0 to 1), sized through the CSSOM (the
+// page's CSP refuses style attributes), and the bar's ARIA value in percent (a progressbar
+// or a meter: role, aria-valuemin/max/now set here).
+export function setBar(bar, fraction, role = "progressbar") {
+  const percent = Math.max(0, Math.min(100, 100 * fraction));
+  bar.setAttribute("role", role);
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", "100");
+  bar.setAttribute("aria-valuenow", percent.toFixed(0));
+  bar.firstElementChild.style.width = `${percent.toFixed(1)}%`;
+  return bar;
+}
+
 // A word with a capital first letter.
 export const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
