@@ -14,7 +14,7 @@ from clients.cli.shared import game_names, most_players, positive, seconds
 from convert import served_games
 
 #: What `regent bench` measures, each a module of this package.
-TARGETS = ("engine", "search", "service", "fuzz", "matches")
+TARGETS = ("engine", "search", "service", "fuzz", "matches", "health")
 
 
 def add_bench(commands: argparse._SubParsersAction) -> None:
@@ -46,7 +46,10 @@ def add_bench(commands: argparse._SubParsersAction) -> None:
         + ")",
     )
     bench.add_argument(
-        "--seconds", type=float, default=2.0, help="time per measurement (default: 2)"
+        "--seconds",
+        type=seconds,
+        metavar="S",
+        help="time per measurement (default: 2; health: 10 a phase)",
     )
     bench.add_argument("--seed", type=int, default=1, help="first deal's seed (default: 1)")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -54,7 +57,9 @@ def add_bench(commands: argparse._SubParsersAction) -> None:
         "--iterations", type=int, default=1000, help="service: search budget per call"
     )
     bench.add_argument("--calls", type=int, default=30, help="service: calls per measurement")
-    bench.add_argument("--clients", type=int, help="concurrent clients (service: 64, fuzz: 4)")
+    bench.add_argument(
+        "--clients", type=int, help="concurrent clients (service: 64, fuzz: 4, health: 4)"
+    )
     bench.add_argument(
         "--max-searches", type=int, default=4, help="service: the server's --max-searches"
     )
@@ -118,6 +123,13 @@ def run(args: argparse.Namespace) -> int:
         run_matches(args.steps, args.step_seconds, args.think, args.replicas, args.db, args.seed,
                     args.json)  # fmt: skip
         return 0
+    if args.target == "health":
+        from bench.health import run as run_health
+
+        game = [args.game.replace("-", "_")] if args.game else None
+        phase = 10.0 if args.seconds is None else args.seconds
+        run_health(phase, args.clients or 4, args.max_searches, game, args.seed, args.json)
+        return 0
     if args.target == "service":
         from bench.service import run as run_service
 
@@ -125,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         game = args.game.replace("-", "_") if args.game else None
         run_service(args.iterations, args.calls, clients, args.json, args.max_searches, game)
         return 0
+    measure = 2.0 if args.seconds is None else args.seconds
     chosen = [engine.game(args.game)] if args.game else served_games()
     games = {
         spec.name: list(args.players or bench_players(spec.name, args.target)) for spec in chosen
@@ -132,9 +145,9 @@ def run(args: argparse.Namespace) -> int:
     if args.target == "engine":
         from bench.engine import run as run_engine
 
-        run_engine(games, args.seconds, args.seed, args.json)
+        run_engine(games, measure, args.seed, args.json)
     else:
         from bench.search import run as run_search
 
-        run_search(games, args.seconds, args.seed, args.json)
+        run_search(games, measure, args.seed, args.json)
     return 0

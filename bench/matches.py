@@ -85,15 +85,18 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def replicas(count: int, db: str, max_matches: int) -> Iterator[list[tuple[str, int]]]:
-    """`count` `regent serve` processes on database `db`: their (address, pid)."""
+def replicas(
+    count: int, db: str, max_matches: int, options: Sequence[str] = ()
+) -> Iterator[list[tuple[str, int]]]:
+    """`count` `regent serve` processes on database `db`, with `options` besides: their
+    (address, pid)."""
     started = []
     try:
         for _ in range(count):
             address = f"127.0.0.1:{_free_port()}"
             command = [sys.executable, "-m", "clients.cli", "serve", "--address", address,
                        "--no-web", "--db", db, "--log-level", "warning",
-                       "--max-matches", str(max_matches)]  # fmt: skip
+                       "--max-matches", str(max_matches), *options]  # fmt: skip
             process = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1])
             started.append((address, process))
         for address, _ in started:
@@ -107,7 +110,7 @@ def replicas(count: int, db: str, max_matches: int) -> Iterator[list[tuple[str, 
             process.wait(30)
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / _TICKS
 
@@ -215,11 +218,11 @@ async def _ramp(
                 tables += 1
             await asyncio.sleep(min(seconds / 3, 2 * think))  # let the newcomers settle in
             windows.append(_Window())
-            cpu = sum(_cpu_seconds(pid) for _, pid in servers)
+            cpu = sum(cpu_seconds(pid) for _, pid in servers)
             start = time.perf_counter()
             await asyncio.sleep(seconds)
             elapsed = time.perf_counter() - start
-            used = sum(_cpu_seconds(pid) for _, pid in servers) - cpu
+            used = sum(cpu_seconds(pid) for _, pid in servers) - cpu
             window = windows[-1]
             step = Step(
                 matches=n,

@@ -80,7 +80,7 @@ def server_process(
         probe.bind(("127.0.0.1", 0))
         address = f"127.0.0.1:{probe.getsockname()[1]}"
     process = multiprocessing.get_context("spawn").Process(
-        target=_serve, args=(address, limits, db, keys), daemon=True
+        target=_serve, args=(address, limits, db, keys)
     )
     process.start()
     try:
@@ -92,6 +92,9 @@ def server_process(
     finally:
         process.terminate()
         process.join(10)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def run(

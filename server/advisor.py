@@ -29,6 +29,7 @@ from search.levels import LEVELS
 from search.search import SearchConfig
 from server.apply import apply_move
 from server.apply_observed import apply_observed_move, observed_moves
+from server.conversions import Conversions
 from server.levels import bot_budget
 from server.limits import (
     BudgetError,
@@ -66,9 +67,8 @@ def read_observation(observation: advisor_pb2.Observation, seed: int) -> tuple[A
 
 
 T = TypeVar("T")
-#: Threads reading and converting positions (ApplyObservedMove deals many worlds: 0.5 s for
-#: a turn's end in the slowest game), off the event loop so that every other call, health
-#: checks too, answers meanwhile, and apart from the searches' slots.
+#: Threads reading the positions to search or review, off the event loop and apart from the
+#: searches' slots (the slower conversions run in processes: server/conversions.py).
 WORK_THREADS = 2
 
 
@@ -77,6 +77,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         self.limits = limits
         self.slots = slots
         self.work = ThreadPoolExecutor(WORK_THREADS, thread_name_prefix="regent-advice")
+        self.conversions = Conversions(limits.conversion_processes)
 
     async def _off_loop(self, call: Callable[..., T], *args: object) -> T:
         """A call's CPU work, on the advisor's work threads."""
@@ -165,13 +166,23 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         async for result, finished in reports:
             yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
 
+    async def _in_worker(
+        self, context: grpc.aio.ServicerContext, call: Callable[..., T], *args: object
+    ) -> T:
+        """A call's slow position work, in the conversion processes, by the call's deadline."""
+        remaining = context.time_remaining()
+        deadline = None if remaining is None else time.monotonic() + remaining
+        return await self.conversions.run(deadline, call, *args)
+
     async def LegalMoves(self, request, context):
-        return await self._off_loop(_legal_moves, request)
+        return await self._in_worker(context, _legal_moves, request)
 
     async def ApplyMove(self, request, context):
         if not request.HasField("observation"):
             raise Rejected(invalid_argument("observation", "is required"))
-        return await self._off_loop(apply_move, request.observation, request.move, request.revealed)
+        return await self._in_worker(
+            context, apply_move, request.observation, request.move, list(request.revealed)
+        )
 
     async def Review(self, request, context) -> AsyncIterator[advisor_pb2.ReviewResponse]:
         """One seat's game reviewed in one search slot (see server/review_call.py); at most
@@ -196,8 +207,13 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
     async def ApplyObservedMove(self, request, context):
         if not request.HasField("observation"):
             raise Rejected(invalid_argument("observation", "is required"))
-        return await self._off_loop(
-            apply_observed_move, request.observation, request.player, request.move, request.revealed
+        return await self._in_worker(
+            context,
+            apply_observed_move,
+            request.observation,
+            request.player,
+            request.move,
+            list(request.revealed),
         )
 
     async def ListGames(self, request, context):

@@ -248,6 +248,7 @@ class RegentServer:
         await self.server.stop(_CUT_SHORT)
         for pool in (self.calls.decoding, self.advisor.work):
             pool.shutdown(wait=False, cancel_futures=True)
+        self.advisor.conversions.close()
         metrics.unwatch(self)
         if self.metrics is not None:
             self.metrics.stop()
@@ -267,6 +268,9 @@ class RegentServer:
              lambda: len(self.matches.live)),
             ("regent_watchers", "Open Watch streams on this replica (at most max_watchers).",
              lambda: self.matches.watchers.count),
+            ("regent_conversions_pending", "ApplyObservedMove, LegalMoves and ApplyMove calls "
+             "in or waiting for the conversion processes.",
+             lambda: self.advisor.conversions.pending),
         ]  # fmt: skip
 
 

@@ -64,6 +64,10 @@ class ServerLimits:
     #: The spec used when a request names no bot; empty: each game's strongest measured bot
     #: for its player count (its `search/<game>.py`'s `DEFAULT_BOTS`).
     default_bot: str = ""
+    #: Worker processes for the advisor's slow position work (ApplyObservedMove, LegalMoves
+    #: and ApplyMove deal worlds, tens of milliseconds a call), so that it never holds the
+    #: server's GIL; each costs a process's memory (about 75 MB).
+    conversion_processes: int = 2
     #: Live (unfinished) hosted matches on the database, every caller's together.
     max_matches: int = 1000
 
