@@ -182,6 +182,8 @@ def apply_observed_move(
         return _reveal(world_obs, game, _Steps(steps), answers, rules)
     play = _Player(observed, obs.observer)
     if play(state_for(world_obs, game, ()), dry=True) is None:
+        world_obs = _from_hand(obs, player, state.action_to_string(observed), rules, play)
+    if world_obs is None:
         field = "move.text" if move.text else "move.id"
         why = rules.why_not(obs, player, state.action_to_string(observed)) if observed >= 0 else ""
         raise Rejected(
@@ -234,6 +236,23 @@ def _move(
 
 #: The past tense of a shape's verb, for the question that asks its card.
 _PAST = {"play": "played", "build": "built"}
+
+
+def _from_hand(obs: Any, player: int, text: str, rules: TableRules, play: _Player) -> Any:
+    """For a move named whole (by id or text) with a card from a hand the observer could not
+    see, a card the table shows once played: the observation in which `player` held it,
+    as a shape's answered card gives; None if no card of the move makes it possible."""
+    names = {card.name for card in engine.game(obs.game).cards}
+    for word in text.split():
+        if word not in names:
+            continue
+        try:
+            held = rules.hold(obs, player, word)
+            if play(engine.state_from_observation(held), dry=True) is not None:
+                return held
+        except InvalidObservationError:  # no room for it, or no copy left
+            continue
+    return None
 
 
 def _move_cards(obs: Any, player: int, shape: str, rules: TableRules) -> dict[str, Any]:

@@ -85,6 +85,23 @@ def test_a_card_played_from_a_hidden_hand_is_its_shape_and_the_card(advisor) -> 
     assert "yellow-3" in after.discard or after.decision.phase == "effect"
 
 
+def test_a_card_played_from_a_hidden_hand_may_be_named_whole(advisor) -> None:
+    """The table shows the card once played: the move by its text or id is the shape with
+    its card answered (it was refused as a move the player could not make)."""
+    observation = _p1_turn()
+    shaped = _apply(advisor, observation, 1, "play hand ?", "yellow-3")
+    whole = _apply(advisor, observation, 1, "play hand yellow-3")
+    assert whole.complete and not whole.reveals
+    assert whole.observation == shaped.observation
+    action = engine.state_from_observation(observation_from_proto(observation))
+    by_id = advisor_pb2.ApplyObservedMoveRequest(
+        observation=observation,
+        player=1,
+        move=common_pb2.Move(id=action.string_to_action("play hand yellow-3")),
+    )
+    assert advisor.ApplyObservedMove(by_id, timeout=30).observation == shaped.observation
+
+
 def test_public_moves_complete_at_once(advisor) -> None:
     done = _apply(advisor, _p1_turn(), 1, "purchase")
     assert done.complete and not done.reveals
