@@ -44,15 +44,62 @@ class Searched(Protocol):
     def elapsed(self) -> float: ...
 
 
+class Step(Protocol):
+    """A principal variation's move with its player (`search.explain.Step`)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def hidden(self) -> bool: ...
+
+
+class Reasoned(Protocol):
+    """A reason for the move (`search.explain.Reason`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def item(self) -> str: ...
+    @property
+    def value(self) -> float: ...
+
+
+class Believed(Protocol):
+    """Who probably holds a hidden thing (`search.explain.Belief`)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def item(self) -> str: ...
+    @property
+    def chance(self) -> float: ...
+
+
+class Explained(Protocol):
+    """A search's explanation (`search.explain.Explanation`)."""
+
+    @property
+    def steps(self) -> Sequence[Step]: ...
+    @property
+    def reasons(self) -> Sequence[Reasoned]: ...
+    @property
+    def beliefs(self) -> Sequence[Believed]: ...
+
+
 class Chooser(Protocol):
     """A bot (`search.bots.Bot`): a legal action for the player to move."""
 
     def choose(self, state: engine.State, seed: int) -> int: ...
 
 
-def report(result: Searched) -> common_pb2.SearchReport:
-    """A search result as the proto's SearchReport."""
-    return common_pb2.SearchReport(
+def report(result: Searched, explained: Explained | None = None) -> common_pb2.SearchReport:
+    """A search result as the proto's SearchReport, with its explanation when given (the
+    final report of a search: its steps, reasons and beliefs)."""
+    out = common_pb2.SearchReport(
         move=common_pb2.Move(id=result.action, text=result.text),
         moves=[
             common_pb2.MoveStatistics(
@@ -67,6 +114,20 @@ def report(result: Searched) -> common_pb2.SearchReport:
         iterations=result.iterations,
         elapsed_seconds=result.elapsed,
     )
+    if explained is not None:
+        out.steps.extend(
+            common_pb2.PrincipalStep(player=s.player, move=s.move, hidden=s.hidden)
+            for s in explained.steps
+        )
+        out.reasons.extend(
+            common_pb2.Reason(kind=r.kind, player=r.player, item=r.item, value=r.value)
+            for r in explained.reasons
+        )
+        out.beliefs.extend(
+            common_pb2.Belief(player=b.player, item=b.item, chance=b.chance)
+            for b in explained.beliefs
+        )
+    return out
 
 
 def bot_report(state: engine.State, bot: Chooser, seed: int) -> common_pb2.SearchReport:

@@ -25,8 +25,9 @@ from search.bots import (
     resolve,
     search_config,
 )
+from search.explain import explain
 from search.levels import LEVELS
-from search.search import SearchConfig
+from search.search import SearchConfig, SearchResult
 from server.apply import apply_move
 from server.apply_observed import apply_observed_move, observed_moves
 from server.conversions import Conversions
@@ -146,7 +147,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         if not self.slots.try_acquire():
             raise Rejected(_busy(self.limits))
         result = await run_to_end(state, config, self.slots, stop_by)
-        return advisor_pb2.RecommendResponse(report=report(result))
+        return advisor_pb2.RecommendResponse(report=await self._off_loop(_explained, state, result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
         if self.slots.full:
@@ -164,7 +165,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             raise Rejected(_busy(self.limits))
         reports = run_in_slices(state, config, interval_ms / 1000, self.slots, stop_by)
         async for result, finished in reports:
-            yield advisor_pb2.AnalyzeResponse(report=report(result), final=finished)
+            made = await self._off_loop(_explained, state, result) if finished else report(result)
+            yield advisor_pb2.AnalyzeResponse(report=made, final=finished)
 
     async def _in_worker(
         self, context: grpc.aio.ServicerContext, call: Callable[..., T], *args: object
@@ -257,6 +259,11 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             bot_kinds=list(BOT_KINDS),
             default_bot=self.limits.default_bot,
         )
+
+
+def _explained(state: engine.State, result: SearchResult) -> common_pb2.SearchReport:
+    """A search's final report, with its reasons (search/explain.py: a few milliseconds)."""
+    return report(result, explain(state, result))
 
 
 def _legal_moves(request: advisor_pb2.LegalMovesRequest) -> advisor_pb2.LegalMovesResponse:

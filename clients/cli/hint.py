@@ -5,11 +5,13 @@ or from a search in this process (`--local`) with the checks and defaults the se
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 import engine
 from clients.cli.printing import game_text
 from clients.cli.shared import BadInput, count, read_observation, report_failure, seconds
 from clients.client import RegentClient, RegentError
+from clients.text import player_name
 from convert import observation_from_proto, observer_of
 from convert.reports import bot_report, report
 from regent.v1 import advisor_pb2, common_pb2
@@ -21,6 +23,7 @@ from search.bots import (
     make_bot,
     search_config,
 )
+from search.explain import explain
 from search.search import search
 from server.limits import ServerLimits
 
@@ -123,7 +126,8 @@ def _local_report(
         raise BadInput(f"budget.{err.option}: {err}") from None
     except (ValueError, TypeError) as err:
         raise BadInput(f"bot: {err}") from None
-    return report(search(state, config))
+    result = search(state, config)
+    return report(result, explain(state, result))
 
 
 def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Observation) -> str:
@@ -142,5 +146,49 @@ def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Obse
         f"{m.mean_reward:>6.3f}"
         for m in result.moves
     )
-    lines += ["", "Principal variation: " + (", ".join(result.principal_variation) or "-")]
+    me = obs.observer
+    if result.steps:
+        line = [f"{_who(step.player, me)} {step.move}" for step in result.steps]
+    else:
+        line = list(result.principal_variation)
+    lines += ["", "Principal variation: " + (", ".join(line) or "-")]
+    if result.reasons:
+        lines += ["Why: " + "; ".join(reason_text(r, me) for r in result.reasons)]
+    if result.beliefs:
+        lines += ["", *beliefs_table(result.beliefs, me)]
     return "\n".join(lines)
+
+
+def _who(player: int, me: int) -> str:
+    return "?" if player < 0 else player_name(player, me)
+
+
+def reason_text(reason: common_pb2.Reason, me: int) -> str:
+    """One reason in words (the kinds of proto/regent/v1/common.proto's Reason)."""
+    who, share = _who(reason.player, me), f"{100 * reason.value:.0f}%"
+    if reason.kind == "expects":
+        return f"{who} expect{'' if who == 'you' else 's'} {reason.value:.1f} {reason.item}"
+    if reason.kind == "secures":
+        return f"secures {reason.item} at the next scoring ({share} of worlds)"
+    if reason.kind == "fears":
+        return f"fear the {reason.item} (held by another player: {share}, most likely {who})"
+    return f"{reason.kind} {reason.item} {reason.value:g} ({who})"
+
+
+def beliefs_table(beliefs: Sequence[common_pb2.Belief], me: int) -> list[str]:
+    """Who probably holds what: a row per player ("nobody" last), a column per item, in %."""
+    items = list(dict.fromkeys(b.item for b in beliefs))
+    players = sorted({b.player for b in beliefs}, key=lambda p: (p < 0, p))
+    chance = {(b.player, b.item): b.chance for b in beliefs}
+    width = max(len(item) for item in items)
+    names = {p: "nobody" if p < 0 else player_name(p, me) for p in players}
+    first = max(*(len(name) for name in names.values()))
+    header = "  ".join(f"{item:>{width}}" for item in items)
+    rows = ["Who probably holds what (% of the search's worlds):", f"  {'':<{first}}  {header}"]
+    for p in players:
+        cells = [chance.get((p, item)) for item in items]
+        rows.append(
+            f"  {names[p]:<{first}}  "
+            + "  ".join(f"{'-' if c is None else f'{100 * c:.0f}':>{width}}" for c in cells)
+        )
+    return rows

@@ -153,7 +153,13 @@ def test_hint_names_a_legal_move(served: Serve, path: Path, where: str) -> None:
     table = lines[lines.index("") + 2 : lines.index("", 3)]
     assert table and all(row.split()[-3].replace(".", "").isdigit() for row in table)
     assert {row.rsplit(None, 3)[0].strip() for row in table} <= set(legal_texts(path))
-    assert lines[-1].startswith(f"Principal variation: {move}")
+    line = next(row for row in lines if row.startswith("Principal variation: "))
+    assert line.startswith(f"Principal variation: you {move}")
+    why = lines[lines.index(line) + 1]
+    assert why.startswith("Why: you expect ") and why.split()[4].rstrip(";") in ("VP", "points")
+    if path.stem.startswith("citadels"):  # who probably holds which character, in %
+        table = lines[lines.index("Who probably holds what (% of the search's worlds):") + 1 :]
+        assert table[-1].split()[0] == "nobody" and "you" not in {r.split()[0] for r in table}
 
 
 def test_hint_reads_stdin(served: Serve) -> None:
