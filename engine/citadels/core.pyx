@@ -334,8 +334,16 @@ cdef inline int turn_phase(const CTState* s) noexcept nogil:
 
 
 cdef void keep_rest(CTState* s) noexcept nogil:
-    """The drawn cards not kept go under the deck; only the drawer saw them."""
-    cdef int i
+    """The drawn cards not kept go under the deck, by kind (the rules leave their order to
+    the drawer; by kind, a view that lists them sorted knows it); only the drawer saw them."""
+    cdef int i, j, card
+    for i in range(1, s.drawn_n):
+        card = s.drawn[i]
+        j = i
+        while j > 0 and CT_KIND[s.drawn[j - 1]] > CT_KIND[card]:
+            s.drawn[j] = s.drawn[j - 1]
+            j -= 1
+        s.drawn[j] = card
     for i in range(s.drawn_n):
         deck_under(s, s.drawn[i], s.known[s.drawn[i]])
     s.drawn_n = 0

@@ -45,6 +45,20 @@ def test_observatory_draws_three_and_keeps_one():
     assert [c for _, c in view.deck_known] == ["temple", "manor"]  # under the deck
 
 
+def test_the_cards_not_kept_go_under_the_deck_by_kind_whatever_their_draw():
+    """The drawer's view lists the drawn cards sorted, so their order under the deck must not
+    depend on the draw's: a view entered from it would know another deck (RULES-NOTES leave
+    the order to the drawer)."""
+    under = []
+    for drawn in (["manor", "palace", "temple"], ["temple", "palace", "manor"]):
+        state = position(called="warlord", cities={0: ["observatory"]}, phase="resource",
+                         deck_top=drawn, hands={0: []})  # fmt: skip
+        play(state, "cards")
+        play(state, "keep palace")
+        under.append(state.observation(0).deck_known)
+    assert under[0] == under[1]
+
+
 def test_library_keeps_both_cards_drawn():
     state = position(called="warlord", cities={0: ["library"]}, phase="resource",
                      deck_top=["manor", "palace"], hands={0: []})  # fmt: skip

@@ -97,17 +97,7 @@ def test_citadels_slots_can_all_be_answered(advisor) -> None:
         ("citadels", 3, 24),
         ("citadels", 4, 25),
         ("citadels", 5, 26),
-        pytest.param(
-            "citadels",
-            7,
-            27,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="seat 4 keeps a district and puts two back under the deck: their order "
-                "there follows the order drawn, which the observation (decision.drawn, sorted) "
-                "does not keep, so the entered deck_known differs from the true one (engine)",
-            ),
-        ),
+        ("citadels", 7, 27),
     ],
 )
 def test_whole_games_slots_can_all_be_answered(advisor, game, players, seed) -> None:
