@@ -16,8 +16,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from multiprocessing.synchronize import Event
+from typing import Any
 
 import grpc
+from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engine
@@ -83,24 +85,21 @@ def slowest_observed_move(
     return slowest
 
 
-def _repeat(address: str, request: bytes, stop: Event, done: multiprocessing.Value) -> None:
-    """A client process: the request again and again until `stop`."""
-    message = advisor_pb2.ApplyObservedMoveRequest.FromString(request)
-    with grpc.insecure_channel(address) as channel:
-        stub = advisor_pb2_grpc.AdvisorServiceStub(channel)
-        while not stop.is_set():
-            stub.ApplyObservedMove(message, timeout=60)
-            with done.get_lock():
-                done.value += 1
+#: The calls the load's clients repeat, with their request messages.
+_REQUESTS: dict[str, type[Message]] = {
+    "ApplyObservedMove": advisor_pb2.ApplyObservedMoveRequest,
+    "Recommend": advisor_pb2.RecommendRequest,
+}
 
 
-def _search(address: str, request: bytes, stop: Event, done: multiprocessing.Value) -> None:
-    """A client process keeping one search slot searching until `stop`."""
-    message = advisor_pb2.RecommendRequest.FromString(request)
+def _client(address: str, method: str, request: bytes, stop: Event, done: Any) -> None:
+    """A client process: the advisor's `method` with `request`, again and again until
+    `stop`, counting the answers in `done` (a shared integer)."""
+    message = _REQUESTS[method].FromString(request)
     with grpc.insecure_channel(address) as channel:
-        stub = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        call = getattr(advisor_pb2_grpc.AdvisorServiceStub(channel), method)
         while not stop.is_set():
-            stub.Recommend(message, timeout=60)
+            call(message, timeout=60)
             with done.get_lock():
                 done.value += 1
 
@@ -122,16 +121,16 @@ def _phase(
     pid: int,
     health: health_pb2_grpc.HealthStub,
     seconds: float,
-    loads: Sequence[tuple[object, bytes]],
+    loads: Sequence[tuple[str, bytes]],
 ) -> Phase:
-    """Health checks for `seconds` while each load (a client function and its request)
-    runs in a process of its own."""
+    """Health checks for `seconds` while each load (a method and its request) runs in a
+    client process of its own."""
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
     done = context.Value("i", 0)
     clients = [
-        context.Process(target=target, args=(address, request, stop, done))
-        for target, request in loads
+        context.Process(target=_client, args=(address, method, request, stop, done))
+        for method, request in loads
     ]
     for client in clients:
         client.start()
@@ -181,8 +180,10 @@ def run(
         slow[game] = request.SerializeToString()
         if not as_json:
             print(f"{game}: the slowest ApplyObservedMove found takes {took * 1000:.0f} ms here")
-    repeats = [(_repeat, slow[names[i % len(names)]]) for i in range(clients)]
-    searches = [(_search, _recommend(names[i % len(names)], seed + i)) for i in range(max_searches)]
+    repeats = [("ApplyObservedMove", slow[names[i % len(names)]]) for i in range(clients)]
+    searches = [
+        ("Recommend", _recommend(names[i % len(names)], seed + i)) for i in range(max_searches)
+    ]
     extra = ["--max-searches", str(max_searches)]
     with replicas(1, ":memory:", 100, extra) as servers:
         address, pid = servers[0]
