@@ -15,8 +15,10 @@ class IllegalMoveError(ValueError):
     """An action that is not legal in the current state; the state is unchanged."""
 
 
-class InvalidObservationError(ValueError):
-    """A malformed or inconsistent observation. `field` names where it is wrong."""
+class FieldError(ValueError):
+    """A value refused for what one named input holds: `field` names it (a dotted path,
+    `decision.drawn` or `decisions[3]`), `reason` says why; each layer's refusals of its own
+    inputs are subclasses, so that a caller can answer any of them alike."""
 
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
@@ -26,3 +28,7 @@ class InvalidObservationError(ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         """Rebuilt from its arguments when unpickled (see the module's docstring)."""
         return type(self), (self.field, self.reason), self.__dict__
+
+
+class InvalidObservationError(FieldError):
+    """A malformed or inconsistent observation. `field` names where it is wrong."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from engine.errors import FieldError
 from engine.interface import State
 from search.bots import HeuristicBot, advice_config, is_level, own_budget, parse_spec
 from search.games import DEFAULT_BOT, default_bot
@@ -221,17 +222,8 @@ class Progress:
     point: Point | None = field(default=None)
 
 
-class ReviewError(ValueError):
+class ReviewError(FieldError):
     """Decisions that cannot be reviewed; `field` names the input at fault."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Rebuilt from its arguments when unpickled (see engine.errors)."""
-        return type(self), (self.field, self.reason), self.__dict__
 
 
 def decisions_of_game(state: State, moves: Sequence[str], seat: int) -> list[Decision]:

@@ -81,6 +81,7 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "clients.web.guard.Refused": _refused,
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),
     "engine.errors.IllegalMoveError": _message("engine.errors", "IllegalMoveError"),
+    "engine.errors.FieldError": _two_parts("engine.errors", "FieldError"),
     "engine.errors.InvalidObservationError": _two_parts("engine.errors", "InvalidObservationError"),
     "search.bots.BudgetClashError": _budget_clash,
     "search.review.ReviewError": _two_parts("search.review", "ReviewError"),

@@ -18,22 +18,14 @@ from google.protobuf import json_format
 
 import engine
 from convert import game_of_oneof, observation_to_proto
+from engine.errors import FieldError
 
 #: The largest seed taken: a uint64, as the service's seeds are.
 MAX_SEED = 2**64 - 1
 
 
-class BadDeal(ValueError):
+class BadDeal(FieldError):
     """A deal request with a wrong `field` (the gateway answers it as INVALID_ARGUMENT)."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Rebuilt from its arguments when unpickled (see engine.errors)."""
-        return type(self), (self.field, self.reason), self.__dict__
 
 
 def deal(body: dict[str, Any]) -> dict[str, Any]:
