@@ -273,7 +273,7 @@ def _the_question_in_reach(page: Any) -> None:
     page.click("#dock-go")
     page.wait_for_function(
         "() => { const r = document.getElementById('follow').getBoundingClientRect();"
-        " return r.top >= 0 && r.top < innerHeight; }"
+        " return r.top > -1 && r.top < innerHeight; }"  # subpixel
     )
 
 

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { clearDeal, dealEntered, dealProgress, START_HELP } from "../static/js/deal.js";
+import { clearDeal, dealEntered, dealProgress } from "../static/js/deal.js";
+import { t } from "../static/js/i18n.js";
 import makeCitadels from "../static/js/games/citadels.js";
 import makeRoyalCities from "../static/js/games/royal_cities.js";
 
@@ -64,9 +65,9 @@ test("Citadels' deal: the hand, the face-up characters and those shown at your f
 });
 
 test("the first screen has one line of help per step, and says who P1 is in each game", () => {
-  for (const key of ["game", "players", "seat", "deal"]) assert.ok(START_HELP[key].length > 10, key);
-  assert.match(citadels.firstPlayer, /crown/);
-  assert.match(royalCities.firstPlayer, /P1/);
+  for (const key of ["game", "players", "seat", "deal"]) assert.ok(t(`start.help.${key}`).length > 10, key);
+  assert.match(citadels.firstPlayer(), /crown/);
+  assert.match(royalCities.firstPlayer(), /P1/);
 });
 
 test("a game without dealPlaces has no places to ask for", () => {

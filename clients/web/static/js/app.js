@@ -6,7 +6,7 @@
 import { analyze, applyObservedMove, deal, legalMoves, listGames, readObservation } from "./api.js";
 import { ask } from "./confirm.js";
 import { clearDeal, dealEntered, dealProgress } from "./deal.js";
-import { isCardSlot, logList, moveButtons, slotAnswers } from "./follow.js";
+import { isCardSlot, logList, moveButtons, SECRET_CHOICE, slotAnswers } from "./follow.js";
 import { loadGames } from "./games/index.js";
 import {
   backTo as stepsBefore,
@@ -23,6 +23,7 @@ import {
 } from "./history.js";
 import { forgetDecisionsFrom, initReview, recordDecision, reviewedGame, setDecisions } from "./review.js";
 import { askStart } from "./start.js";
+import { language, LANGUAGES, number, onLanguage, plural, seat, setLanguage, t, translateStatic } from "./i18n.js";
 import { el, setBar } from "./ui.js";
 
 const STORE = "regent.hint.v1";
@@ -31,6 +32,7 @@ const BUDGETS = [
   { name: "normal", iterations: 6000 },
   { name: "deep", iterations: 25000 },
 ];
+const LANGUAGE_BUTTONS = "[data-lang]";
 const $ = (id) => document.getElementById(id);
 
 let GAMES = []; // what js/games/index.js makes of the service's list
@@ -71,7 +73,7 @@ function render() {
   $("game").replaceChildren(...GAMES.map((g) => el("option", { value: g.id, selected: g.id === current.id }, g.title)));
   $("players").replaceChildren(
     ...current.playerCounts.map((n) =>
-      el("option", { value: n, selected: n === current.numPlayers(position()) }, n === 1 ? "1 (solo)" : n),
+      el("option", { value: n, selected: n === current.numPlayers(position()) }, n === 1 ? t("players.solo") : n),
     ),
   );
   $("budget").value = state.budget;
@@ -91,7 +93,7 @@ function changed(updated) {
   if ((state.log || []).length) {
     // a position edited by hand starts a new log: the old one can be put back
     keepAside(false, { ...snapshot(state), observation: { [state.game]: JSON.parse(drawnAs) } });
-    notice(`Edited by hand: a new log starts here (the ${state.log.length} steps before are set aside).`, "Put back");
+    notice(() => plural("notice.edited", aside.state.log.length), true);
   }
   state.log = [];
   state.observation = { [state.game]: updated };
@@ -129,8 +131,8 @@ async function check() {
     $("legal").textContent = moves.length
       ? moves.map((m) => current.describeMove(m.text, position())).join(" · ")
       : answer.player === undefined
-        ? "The game is over."
-        : `P${answer.player + 1} is to act: tap what they did below, as the table showed it.`;
+        ? t("legal.over")
+        : t("legal.other_to_act", { who: seat(answer.player) });
     $("hint").disabled = !mine || !moves.length;
     $("other-moves").replaceChildren(
       ...moves.map((m) => el("option", { value: m.text }, current.describeMove(m.text, position()))),
@@ -142,7 +144,7 @@ async function check() {
     if (ticket !== checking) return;
     const dealing = enteringDeal() && err.status === 400; // not wrong: not entered yet
     showProblem(dealing ? null : err);
-    $("legal").textContent = dealing ? "None until the deal is entered (the lines above)." : "None until the position is fixed.";
+    $("legal").textContent = dealing ? t("legal.none_deal") : t("legal.none_fix");
     $("hint").disabled = true;
     $("other-move").classList.add("hidden");
     $("follow").classList.add("hidden");
@@ -150,7 +152,8 @@ async function check() {
   }
 }
 
-// What is wrong and where, in words: the service's message and each field it blamed.
+// What is wrong and where, in words: the service's message and each field it blamed (the
+// engine's own words, in English, marked as such: lang="en").
 function showProblem(err) {
   const box = $("problem");
   if (!err) {
@@ -160,22 +163,32 @@ function showProblem(err) {
   }
   const describe = state ? game().describeField : (field) => field;
   const fields = (err.fields || []).map((f) =>
-    el("li", {}, el("strong", {}, describe(f.field)), `: ${f.description}`, el("span", { class: "muted" }, ` (${f.field})`)),
+    el("li", {}, el("strong", {}, describe(f.field)), ": ", engineText(f.description), el("span", { class: "muted" }, " (", engineText(f.field), ")")),
   );
   box.replaceChildren(
-    el("strong", {}, err.status === 400 ? "This position cannot happen. " : "Something went wrong. "),
-    fields.length ? "" : err.message,
+    el("strong", {}, err.status === 400 ? t("problem.impossible") : t("problem.wrong")),
+    " ",
+    fields.length ? "" : err.words || engineText(err.message),
     fields.length ? el("ul", {}, ...fields) : null,
   );
   box.classList.remove("hidden");
 }
 
-// A line on what just happened; with `offer`, a button that puts back what was set aside.
-function notice(text, offer = null) {
+// Text from the service or the engine as it came, in its language (English).
+const engineText = (text) => el("span", { lang: "en", class: "engine-text" }, text);
+
+// The notice drawn last, to draw again in another language: [words(), offer].
+let noticed = [() => "", false];
+
+// A line on what just happened (`words`, a function that words it: the notice is worded
+// again when the language changes); with `offer`, a button that puts back what was set aside.
+function notice(words, offer = false) {
+  noticed = [words, offer];
   const box = $("notice");
+  const text = words();
   box.replaceChildren(text);
   if (offer && aside) {
-    const button = el("button", { type: "button", id: "put-back" }, offer);
+    const button = el("button", { type: "button", id: "put-back" }, t("notice.put_back"));
     button.onclick = restoreAside;
     box.append(" ", button);
   }
@@ -197,10 +210,10 @@ function restoreAside() {
   aside = null;
   for (const s of again) recordDecision(s.observation, s.move);
   replacePosition(back.observation, back.game, back.log, back.deal);
-  notice(`Put back: ${back.log.length} steps entered.`);
+  notice(() => plural("notice.put_back_done", back.log.length));
 }
 
-// Whether the player lets `action` (e.g. "A new game") leave the game in progress: asked
+// Whether the player lets `action` (its words, e.g. "A new game") leave the game in progress: asked
 // with the page's own dialog when steps were entered, and then set aside to put back.
 async function mayLeave(action) {
   const steps = (state.log || []).length;
@@ -211,12 +224,17 @@ async function mayLeave(action) {
 }
 
 // The line after a reset that left a game with steps: what Put back brings back.
-const leftLine = (text) => (aside && !aside.forgot && aside.state.log.length ? `${text} The game you left (${aside.state.log.length} steps) is set aside.` : text);
+const leftLine = (text) => (aside && !aside.forgot && aside.state.log.length ? `${text} ${plural("notice.left", aside.state.log.length)}` : text);
 
 // -- the hint ----------------------------------------------------------------------------
 
+// The last search's report, to word again in another language: [report, final, words of
+// the status line after it (or null)].
+let advised = null;
+
 function clearAdvice() {
   stopSearch();
+  advised = null;
   $("advice").replaceChildren();
   $("search-status").textContent = "";
   $("progress").classList.add("hidden");
@@ -229,7 +247,7 @@ function stopSearch() {
 
 async function hint() {
   stopSearch();
-  notice("");
+  notice(() => "");
   const controller = new AbortController();
   search = controller;
   const budget = BUDGETS[state.budget];
@@ -238,7 +256,7 @@ async function hint() {
   setBar(bar, 0);
   $("stop").classList.remove("hidden");
   $("hint").disabled = true;
-  $("search-status").textContent = `Thinking (${budget.name})…`;
+  $("search-status").textContent = t("hint.thinking", { budget: t(`budget.${budget.name}`) });
   let last = null;
   try {
     await analyze(
@@ -253,7 +271,9 @@ async function hint() {
       controller.signal,
     );
     if (controller.signal.aborted && last) {
-      $("search-status").textContent = `Stopped after ${Number(last.iterations || 0).toLocaleString()} simulations.`;
+      const stopped = () => t("hint.stopped", { count: number(last.iterations || 0) });
+      advised[2] = stopped;
+      $("search-status").textContent = stopped();
     }
   } catch (err) {
     showProblem(err);
@@ -266,28 +286,32 @@ async function hint() {
 }
 
 function showAdvice(report, final) {
+  advised = [report, final, null];
   const current = game();
   const moves = report.moves || [];
   const best = report.move || (moves[0] && moves[0].move);
   if (!best) return;
   const simulations = Number(report.iterations || 0);
-  $("search-status").textContent = `${final ? "Done" : "Searching"}: ${simulations.toLocaleString()} simulations in ${Number(report.elapsed_seconds || 0).toFixed(1)} s.`;
+  $("search-status").textContent = t(final ? "hint.done" : "hint.searching", {
+    count: number(simulations),
+    seconds: number(report.elapsed_seconds || 0, 1),
+  });
   const rows = moves.map((m) => {
     const chance = Number(m.win_chance || 0);
-    const played = el("button", { type: "button", "data-played": m.move.text }, "I played it");
+    const played = el("button", { type: "button", "data-played": m.move.text }, t("move.played_it"));
     played.onclick = () => iPlayed(m.move.text);
     return el(
       "li",
       { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text },
       el("span", {}, current.describeMove(m.move.text, position())),
       played,
-      setBar(el("span", { class: "bar", "aria-label": `win chance ${(100 * chance).toFixed(0)}%` }, el("span")), chance, "meter"),
-      el("span", { class: "muted" }, `${(100 * chance).toFixed(0)}% win · ${Number(m.visits || 0).toLocaleString()} sims`),
+      setBar(el("span", { class: "bar", "aria-label": t("hint.win_label", { percent: (100 * chance).toFixed(0) }) }, el("span")), chance, "meter"),
+      el("span", { class: "muted" }, t("hint.row", { percent: (100 * chance).toFixed(0), count: number(m.visits || 0) })),
     );
   });
   $("advice").replaceChildren(
     el("p", { class: "recommendation", id: "recommendation" }, current.describeMove(best.text, position())),
-    el("h3", {}, "Alternatives (estimated win chance)"),
+    el("h3", {}, t("hint.alternatives")),
     el("ul", { class: "moves", id: "moves" }, ...rows),
   );
 }
@@ -308,43 +332,59 @@ async function iPlayed(text, revealed = []) {
       return;
     }
     $("reveal").classList.add("hidden");
+    asking = null;
     const mine = player === current.observer(position());
     if (mine) recordDecision(state.observation, text);
-    const who = mine ? "You" : `P${player + 1}`;
-    const shown = revealed.length ? ` (${revealed.join("; ")})` : "";
-    const step = { observation: state.observation, game: state.game, text: `${who}: ${moveWords(text)}${shown}`, mine, move: text };
+    const step = { observation: state.observation, game: state.game, text: "", mine, move: text, player, revealed };
+    step.text = stepWords(step); // the words of the language it was entered in, for a file
     aside = null; // a new step: what was set aside is gone
     replacePosition(answer.observation, state.game, [...(state.log || []), step], state.deal);
     const next = current.toAct(position());
-    notice(
-      `Entered: ${step.text}. ` +
-        (next === current.observer(position())
-          ? "Your decision: ask for a hint."
-          : next === null
-            ? "The game is over."
-            : `Now P${next + 1} is to act: tap what they did.`),
-    );
+    const observer = current.observer(position());
+    notice(() => {
+      const then = next === observer ? t("notice.your_decision") : next === null ? t("legal.over") : t("notice.next_other", { who: seat(next) });
+      return `${t("notice.entered", { step: stepWords(step) })} ${then}`;
+    });
   } catch (err) {
     $("reveal").classList.add("hidden");
+    asking = null;
     showProblem(err);
   }
 }
 
-const moveWords = (text) => (text.includes("?") ? text.replace("?", "…") : game().describeMove(text, position()));
+// A step of the log in words, in the current language: who, the move, what it showed. A step
+// kept from before the page kept its move is shown as it was worded then.
+function stepWords(step) {
+  const current = gameById(step.game);
+  if (!current || step.move === undefined || step.player === undefined) return step.text;
+  const before = step.observation[step.game];
+  const who = step.mine ? t("you.capital") : seat(step.player);
+  const shown = (step.revealed || []).map((answer) => current.describeAnswer(answer, before));
+  const move = step.move === SECRET_CHOICE ? t("move.secret") : current.describeMove(step.move, before);
+  return t(shown.length ? "step.revealed" : "step", { who, move, shown: shown.join("; ") });
+}
+
+// The reveal being asked, to ask again in another language: [text, revealed, slot].
+let asking = null;
 
 function askReveal(text, revealed, slot) {
+  asking = [text, revealed, slot];
   const box = $("reveal");
   const current = game();
   const choices = current
     .revealChoices(slotView(slot))
     .map((c) => ({ ...c, left: c.left - revealed.filter((r) => r === c.name).length }));
-  const answers = slotAnswers(slot, choices, current.cityOf || (() => ""), (answer) => iPlayed(text, [...revealed, answer]));
-  const cancel = el("button", { type: "button", id: "reveal-cancel" }, "Cancel");
-  cancel.onclick = () => box.classList.add("hidden");
+  const answers = slotAnswers(slot, choices, current, position(), (answer) => iPlayed(text, [...revealed, answer]));
+  const cancel = el("button", { type: "button", id: "reveal-cancel" }, t("common.cancel"));
+  cancel.onclick = () => {
+    asking = null;
+    box.classList.add("hidden");
+  };
   const card = isCardSlot(slot);
-  const what = card ? "Tap the card the table showed: " : "Tap ";
+  const what = card ? t("reveal.tap_card") : t("reveal.tap");
+  const words = current.describeSlot(slot, text, position());
   box.replaceChildren(
-    el("p", {}, el("strong", {}, what), slot.description, revealed.length ? ` (card ${revealed.length + 1})` : ""),
+    el("p", {}, el("strong", {}, what), " ", words, revealed.length ? ` ${t("reveal.card_n", { n: revealed.length + 1 })}` : ""),
     el("div", { class: card ? "deck" : "row" }, ...answers),
     cancel,
   );
@@ -369,14 +409,14 @@ function showFollow(answer) {
   const moves = answer.observed_moves || [];
   $("follow").classList.toggle("hidden", !moves.length);
   if (!moves.length) return;
-  const who = `P${answer.player + 1}`;
-  $("follow-title").textContent = `What did ${who} do?`;
+  const who = seat(answer.player);
+  $("follow-title").textContent = t("follow.title", { who });
   $("follow-moves").replaceChildren(...moveButtons(moves, who, (text) => game().describeMove(text, position()), (text) => iPlayed(text)));
 }
 
 function renderLog() {
   const log = state.log || [];
-  $("log").replaceChildren(...logList(log, backTo));
+  $("log").replaceChildren(...logList(log, stepWords, backTo));
   $("undo").disabled = !log.length;
 }
 
@@ -387,7 +427,7 @@ function backTo(index) {
   const firstMine = back.later.find((s) => s.mine);
   if (firstMine) forgetDecisionsFrom(firstMine.observation);
   keepAside(true, snapshot(state), index);
-  notice(`Back before: ${back.later[0].text} (${back.later.length} ${back.later.length === 1 ? "step" : "steps"} taken back).`, "Put back");
+  notice(() => t("notice.back", { step: stepWords(back.later[0]), taken: plural("notice.taken_back", back.later.length) }), true);
   replacePosition(back.observation, back.game, back.log, state.deal);
 }
 
@@ -405,7 +445,8 @@ function download(data, name) {
 // and the Review panel imports.
 function saveGame() {
   download(gameFile(state), `regent-${state.game.replace(/_/g, "-")}-game.json`);
-  notice(`Saved: ${gameLine()}.`);
+  const line = gameLine();
+  notice(() => t("notice.saved", { game: line }));
 }
 
 async function openGame() {
@@ -417,15 +458,15 @@ async function openGame() {
     opened = readGameFile(JSON.parse(await file.text()), GAMES.map((g) => g.id));
   } catch (err) {
     if (!(err instanceof SyntaxError || err instanceof GameFileError)) throw err;
-    showProblem({ status: 400, message: err instanceof SyntaxError ? `The file is not JSON: ${err.message}` : `Cannot open ${file.name}: ${err.message}.` });
+    showProblem({ status: 400, words: err instanceof SyntaxError ? t("error.not_json") : t("error.cannot_open", { file: file.name, why: err.message }) });
     return;
   }
   const reviewed = reviewedGame();
-  if (!(await mayLeave("Opening a saved game"))) return;
+  if (!(await mayLeave(t("action.open")))) return;
   if (aside) aside.review = reviewed; // Put back brings the review's game back too
   setDecisions(decisionsOf(opened.log)); // the review is the opened game's
   replacePosition(opened.observation, opened.game, opened.log);
-  notice(leftLine(`Opened ${file.name}: ${gameLine()}.`), "Put back");
+  notice(() => leftLine(t("notice.opened", { file: file.name, game: gameLine() })), true);
 }
 
 // The game in progress in one line: "<title>, 4 players, you are P2, 12 steps entered".
@@ -444,17 +485,17 @@ async function importText(text) {
   try {
     data = await readObservation(JSON.parse(text));
   } catch (err) {
-    const problem = err instanceof SyntaxError ? { status: 400, message: `The file is not JSON: ${err.message}` } : err;
+    const problem = err instanceof SyntaxError ? { status: 400, words: t("error.not_json") } : err;
     showProblem(problem);
     return;
   }
   const found = GAMES.find((g) => data[g.id]);
   if (!found) {
-    showProblem({ status: 400, message: `No game in it: expected one of ${GAMES.map((g) => g.id).join(", ")}.` });
+    showProblem({ status: 400, words: t("error.no_game", { games: GAMES.map((g) => g.title).join(", ") }) });
     return;
   }
-  if (!(await mayLeave("Importing a position"))) return;
-  notice(leftLine("Imported."), "Put back");
+  if (!(await mayLeave(t("action.import")))) return;
+  notice(() => leftLine(t("notice.imported")), true);
   replacePosition({ [found.id]: data[found.id] }, found.id);
 }
 
@@ -464,7 +505,7 @@ async function importText(text) {
 // the player sees to enter from the table) or a position set up by hand. A game in progress
 // is asked about first (New game).
 async function newGame(firstVisit = false) {
-  if (!firstVisit && !(await mayLeave("A new game"))) return;
+  if (!firstVisit && !(await mayLeave(t("action.new_game")))) return;
   const current = game();
   const picked = await askStart(GAMES, { game: current.id, players: current.numPlayers(position()), seat: current.observer(position()) });
   const chosen = gameById(picked.game);
@@ -476,7 +517,7 @@ async function newGame(firstVisit = false) {
   if (picked.choice === "blank") {
     const blank = chosen.blank(picked.players);
     blank.observer = picked.seat;
-    notice(leftLine(`A new ${chosen.title} position: set it up as the table shows it.`), "Put back");
+    notice(() => leftLine(t("notice.new_blank", { title: chosen.title })), true);
     replacePosition({ [chosen.id]: blank }, chosen.id);
     return;
   }
@@ -488,7 +529,7 @@ async function newGame(firstVisit = false) {
     return;
   }
   const { position: start, steps } = clearDeal(chosen.dealPlaces, dealt);
-  notice(leftLine(`A new ${chosen.title} game at the deal: tap what the table shows, as the lines below say.`), "Put back");
+  notice(() => leftLine(t("notice.new_deal", { title: chosen.title })), true);
   replacePosition({ [chosen.id]: start }, chosen.id, [], { steps });
 }
 
@@ -498,7 +539,7 @@ function renderDeal() {
   const steps = state.deal && !state.log.length ? dealProgress(game().dealPlaces, state.deal.steps, position()) : [];
   box.classList.toggle("hidden", !steps.length);
   const lines = steps.map((s) => el("li", { class: s.done ? "done" : "", "data-deal": s.key }, s.done ? `✓ ${s.text}` : s.text));
-  if (steps.length && steps.every((s) => s.done)) lines.push(el("li", { "data-deal": "done" }, "The deal is in: the first decision follows below."));
+  if (steps.length && steps.every((s) => s.done)) lines.push(el("li", { "data-deal": "done" }, t("deal.done")));
   box.replaceChildren(...lines);
 }
 
@@ -508,20 +549,20 @@ const enteringDeal = () => Boolean(state.deal && !state.log.length && !dealEnter
 function wire() {
   $("game").onchange = async () => {
     const chosen = gameById($("game").value);
-    if (!(await mayLeave(`Switching to ${chosen.title}`))) {
+    if (!(await mayLeave(t("action.switch_game", { title: chosen.title })))) {
       $("game").value = state.game;
       return;
     }
-    notice(leftLine(`A new ${chosen.title} position.`), "Put back");
+    notice(() => leftLine(t("notice.new_position", { title: chosen.title })), true);
     replacePosition(fresh(chosen).observation, chosen.id);
   };
   $("players").onchange = async () => {
     const players = Number($("players").value);
-    if (!(await mayLeave(`Switching to ${players === 1 ? "the solo game" : `${players} players`}`))) {
+    if (!(await mayLeave(players === 1 ? t("action.switch_solo") : t("action.switch_players", { count: players })))) {
       $("players").value = String(game().numPlayers(position()));
       return;
     }
-    notice(leftLine(`A new position with ${players === 1 ? "1 player" : `${players} players`}.`), "Put back");
+    notice(() => leftLine(plural("notice.new_players", players)), true);
     replacePosition({ [state.game]: game().blank(players) }, state.game);
   };
   $("new-game").onclick = () => newGame();
@@ -547,8 +588,41 @@ function wire() {
   };
 }
 
+// The language switch (FR / EN, in the header and on the first screen): the page is drawn
+// again in the language chosen, the game in progress as it was.
+function wireLanguage() {
+  const pressed = () => {
+    for (const button of document.querySelectorAll(LANGUAGE_BUTTONS)) button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
+  };
+  for (const button of document.querySelectorAll(LANGUAGE_BUTTONS)) {
+    if (LANGUAGES.includes(button.dataset.lang)) button.onclick = () => setLanguage(button.dataset.lang);
+  }
+  onLanguage(pressed);
+  onLanguage(redraw);
+  translateStatic(document);
+  pressed();
+}
+
+// Everything the page drew, in the language now: the position, the moves, the notice, the
+// hint, the question being asked.
+function redraw() {
+  if (!state) return;
+  render();
+  notice(...noticed);
+  if (advised) {
+    const [report, final, after] = advised;
+    showAdvice(report, final);
+    if (after) {
+      advised[2] = after;
+      $("search-status").textContent = after();
+    }
+  }
+  if (asking) askReveal(...asking);
+}
+
 // The games first: without them the page has nothing to draw.
 async function start() {
+  wireLanguage();
   try {
     GAMES = await loadGames((await listGames()).games || []);
   } catch (err) {
@@ -556,14 +630,14 @@ async function start() {
     return;
   }
   if (!GAMES.length) {
-    showProblem({ message: "The service offers no game this page can set up." });
+    showProblem({ words: t("error.no_games") });
     return;
   }
   const saved = load();
   state = saved || fresh(GAMES[0]);
   wire();
   render();
-  if (saved) notice(`Restored from this browser: ${gameLine()}.`);
+  if (saved) notice(() => t("notice.restored", { game: gameLine() }));
   else newGame(true); // a first visit: the first screen
   // The review of the observer's game (js/review.js): it names moves and replays positions here.
   initReview({
@@ -573,8 +647,8 @@ async function start() {
     },
     replay: async (observation) => {
       const found = GAMES.find((g) => observation[g.id]);
-      if (!found || !(await mayLeave("Replaying this position"))) return;
-      notice(leftLine("The position of that decision: ask for a hint, or play it out."), "Put back");
+      if (!found || !(await mayLeave(t("action.replay")))) return;
+      notice(() => leftLine(t("notice.replay")), true);
       replacePosition({ [found.id]: observation[found.id] }, found.id);
       $("setup-panel").scrollIntoView({ block: "start" });
     },

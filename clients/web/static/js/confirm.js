@@ -1,9 +1,11 @@
 // The page's own confirmation (a modal <dialog>, keyboard-usable: Tab between its buttons,
 // Enter to press one, Escape to keep the game) before an action that leaves a game.
+import { t } from "./i18n.js";
+
 const $ = (id) => document.getElementById(id);
 
 // Resolves true when the player chose to go on (`ok`, the button's words), false otherwise.
-export function ask(text, ok = "Leave it") {
+export function ask(text, ok = t("confirm.leave")) {
   const dialog = $("confirm-dialog");
   $("confirm-text").textContent = text;
   $("confirm-ok").textContent = ok;

@@ -3,11 +3,13 @@
 // page takes the seeded cards off the places the player sees and asks for the table's own,
 // one line of help per place, until each holds as many as the deal gave it. Pure
 // functions, no DOM: clients/web/test/ runs them in Node.
+import { t } from "./i18n.js";
 
 // `places` is the game's dealPlaces (js/games/index.js): {key, where, what, list, clear,
-// exact, present}. An exact place gets as many cards at every deal (one the deal leaves
-// empty is not asked); the others vary with the cards turned up, so they are asked always
-// (when present), with no count.
+// exact, present}, `where` and `what` functions that word the place and its cards. An exact
+// place gets as many cards at every deal (one the deal leaves empty is not asked); the
+// others vary with the cards turned up, so they are asked always (when present), with no
+// count.
 
 // The deal (the game's observation at the deal, the oneof's content) with the seeded cards
 // of the places the player sees taken off: {position, steps}, where steps are [{key, want}]
@@ -31,19 +33,11 @@ export function dealProgress(places, steps, position) {
   return steps.map(({ key, want }) => {
     const { where, what, list } = byKey.get(key);
     const have = list(position).length;
-    const count = want === null ? `${have} so far` : `${have} of ${want}`;
-    return { key, want, have, done: want === null || have === want, text: `${where}: tap ${what} (${count}).` };
+    const count = want === null ? t("deal.so_far", { have }) : t("deal.of", { have, want });
+    return { key, want, have, done: want === null || have === want, text: t("deal.line", { where: where(), what: what(), count }) };
   });
 }
 
 // Whether every place of the deal holds its cards.
 export const dealEntered = (places, steps, position) => dealProgress(places, steps, position).every((s) => s.done);
 
-// One line of help per step of the first screen (the seat's is followed by the game's
-// firstPlayer line: who P1 is).
-export const START_HELP = {
-  game: "The game on your table.",
-  players: "Everyone at the table, you included (1 where the game has a solo mode).",
-  seat: "P1 plays first; the others follow in the order of play. Everyone on the page is you or P1 to Pn.",
-  deal: "The page starts at the deal, then asks for the cards you see; or set up a position by hand.",
-};

@@ -7,6 +7,7 @@
 // The question's answers (another player's moves, the cards or words the table showed, Done
 // and Cancel) are in the bar too, a scrolling row of buttons that press the page's own: a
 // person answers from the bar without scrolling to the question.
+import { onLanguage, t } from "./i18n.js";
 import { el } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,8 +19,8 @@ function question() {
   const reveal = $("reveal");
   if (shown(reveal) && reveal.firstElementChild) return [reveal.firstElementChild.textContent, reveal, answers(reveal)];
   if (shown($("follow"))) return [$("follow-title").textContent, $("follow"), answers($("follow-moves"))];
-  if (shown($("problem"))) return ["This position cannot happen: see what is wrong.", $("problem"), []];
-  if (!$("hint").disabled) return ["Your decision: ask for a hint.", $("hint-panel"), []];
+  if (shown($("problem"))) return [t("dock.problem"), $("problem"), []];
+  if (!$("hint").disabled) return [t("notice.your_decision"), $("hint-panel"), []];
   return [$("legal").textContent, $("legal"), []];
 }
 
@@ -45,10 +46,10 @@ const signature = (buttons) => buttons.map((b) => `${b.disabled ? "-" : "+"}${b.
 
 function make() {
   const words = el("p", { id: "dock-text" });
-  const go = el("button", { type: "button", id: "dock-go" }, "Show");
-  const row = el("div", { id: "dock-answers", class: "dock-answers hidden", role: "group", "aria-label": "the answers" });
+  const go = el("button", { type: "button", id: "dock-go" }, t("dock.show"));
+  const row = el("div", { id: "dock-answers", class: "dock-answers hidden", role: "group", "aria-label": t("dock.answers") });
   let drawn = "";
-  const hint = el("button", { type: "button", id: "dock-hint", class: "primary" }, "Hint");
+  const hint = el("button", { type: "button", id: "dock-hint", class: "primary" }, t("hint.button"));
   let target = null;
   go.onclick = () => target && target.scrollIntoView({ block: "start" });
   hint.onclick = () => {
@@ -56,7 +57,13 @@ function make() {
     $("hint-panel").scrollIntoView({ block: "start" });
   };
   const bar = el("div", { class: "dock-bar" }, words, go, hint);
-  const dock = el("div", { id: "dock", class: "dock", role: "region", "aria-label": "the current question" }, row, bar);
+  const dock = el("div", { id: "dock", class: "dock", role: "region", "aria-label": t("dock.label") }, row, bar);
+  onLanguage(() => {
+    go.textContent = t("dock.show");
+    hint.textContent = t("hint.button");
+    row.setAttribute("aria-label", t("dock.answers"));
+    dock.setAttribute("aria-label", t("dock.label"));
+  });
   const draw = () => {
     const [text, place, buttons] = question();
     target = place;

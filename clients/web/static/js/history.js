@@ -11,6 +11,8 @@
 // imports a saved game as it is), and `format`, `game`, `position` and `log` restore the
 // game in progress.
 
+import { plural, seat, t } from "./i18n.js";
+
 export const FILE_FORMAT = "regent.game.v1";
 
 export class GameFileError extends Error {}
@@ -60,20 +62,18 @@ const isObject = (value) => value !== null && typeof value === "object" && !Arra
 // GameFileError says what is wrong (a review-only file, from `regent review --save-game`,
 // belongs to the Review panel).
 export function readGameFile(data, gameIds) {
-  if (!isObject(data)) throw new GameFileError("not a saved game: expected a JSON object");
+  if (!isObject(data)) throw new GameFileError(t("file.not_object"));
   if (!isObject(data.position)) {
-    if (Array.isArray(data.observations)) {
-      throw new GameFileError("this file holds a game's decisions for the review (regent review --save-game), not a game in progress: import it in the Review panel");
-    }
-    throw new GameFileError("not a saved game: it has no position");
+    if (Array.isArray(data.observations)) throw new GameFileError(t("file.review_only"));
+    throw new GameFileError(t("file.no_position"));
   }
   const game = Object.keys(data.position).find((id) => gameIds.includes(id));
-  if (!game) throw new GameFileError(`no game in its position: expected one of ${gameIds.join(", ")}`);
+  if (!game) throw new GameFileError(t("file.no_game", { games: gameIds.join(", ") }));
   const log = data.log === undefined ? [] : data.log;
-  if (!Array.isArray(log)) throw new GameFileError("its log must be a list of steps");
+  if (!Array.isArray(log)) throw new GameFileError(t("file.log_list"));
   log.forEach((step, i) => {
     const ok = isObject(step) && typeof step.text === "string" && isObject(step.observation) && isObject(step.observation[step.game]);
-    if (!ok) throw new GameFileError(`log[${i}]: expected a step (its words, its game and the position before it)`);
+    if (!ok) throw new GameFileError(t("file.bad_step", { i }));
   });
   return { game, observation: { [game]: data.position[game] }, log };
 }
@@ -92,14 +92,12 @@ export function storedState(text, gameIds) {
 }
 
 // One line on a game: "<title>, 4 players, you are P2, 12 steps entered".
-export function summary({ title, players, seat, steps }) {
-  const table = players === 1 ? "solo" : `${players} players`;
-  const entered = steps === 1 ? "1 step entered" : `${steps} steps entered`;
-  return `${title}, ${table}, you are P${seat + 1}, ${entered}`;
+export function summary({ title, players, seat: you, steps }) {
+  const table = players === 1 ? t("summary.solo") : plural("summary.players", players);
+  return t("summary", { title, table, seat: seat(you), steps: plural("summary.steps", steps) });
 }
 
 // The question before an action (`action`, e.g. "A new game") that discards `steps` steps.
 export function discardQuestion(action, steps) {
-  const them = steps === 1 ? "the step entered" : `the ${steps} steps entered`;
-  return `${action} leaves this game and ${them} in it. Save game keeps it in a file; Put back brings it back until you enter a new step.`;
+  return plural("discard.question", steps, { action });
 }

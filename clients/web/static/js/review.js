@@ -7,6 +7,7 @@
 // a checked one's from the positions after its moves, with their noise.
 import { review } from "./api.js";
 import { ask } from "./confirm.js";
+import { number, onLanguage, plural, t } from "./i18n.js";
 import { el, setBar } from "./ui.js";
 
 const STORE = "regent.review.v1";
@@ -68,6 +69,7 @@ export function setDecisions(game) {
 }
 
 function clearResult() {
+  shown = null;
   $("review-chart").replaceChildren();
   $("review-result").replaceChildren();
   $("review-status").textContent = "";
@@ -77,9 +79,7 @@ function clearResult() {
 async function forget() {
   const count = decisions().moves.length;
   if (count) {
-    const them = count === 1 ? "the decision recorded" : `the ${count} decisions recorded`;
-    const question = `Forget this game? The review loses ${them}; Save game keeps them in a file first.`;
-    if (!(await ask(question, "Forget it"))) return;
+    if (!(await ask(plural("review.forget_question", count), t("review.forget_ok")))) return;
   }
   setDecisions({ observations: [], moves: [] });
 }
@@ -91,11 +91,12 @@ function seatOf(observation) {
 
 function showCount() {
   const count = decisions().moves.length;
-  $("review-count").textContent = count
-    ? `${count} of your moves recorded (each move you entered as yours), or import a game.`
-    : 'No moves recorded yet: enter your moves as you play them, or import a game.';
+  $("review-count").textContent = count ? plural("review.count", count) : t("review.none");
   $("review-start").disabled = !count || running !== null;
 }
+
+// A win chance in percent with one decimal, as the current language writes it.
+const percent = (chance) => `${number(100 * Number(chance || 0), 1)}%`;
 
 function budgets() {
   const number = (id, low) => Math.max(low, Math.floor(Number($(id).value) || 0));
@@ -119,7 +120,7 @@ async function start() {
   $("review-progress").classList.remove("hidden");
   $("review-stop").classList.remove("hidden");
   $("review-start").disabled = true;
-  $("review-status").textContent = "Reviewing…";
+  $("review-status").textContent = t("review.reviewing");
   $("review-result").replaceChildren();
   let final = null;
   try {
@@ -129,10 +130,10 @@ async function start() {
         const done = Number(message.done || 0);
         const total = Number(message.total || 0);
         setBar(bar, total ? done / total : 1);
-        $("review-status").textContent = `Searching: ${done} of ${total} searches.`;
+        $("review-status").textContent = t("review.searching", { done, total });
         if (message.point) points.push(message.point);
         if (message.review) final = message.review;
-        else drawChart(points, []);
+        else drawChart(points, [], game.observations[0]);
       },
       controller.signal,
     );
@@ -145,8 +146,8 @@ async function start() {
   }
   if (final) show(final, game);
   else if (controller.signal.aborted) {
-    $("review-status").textContent = `Stopped after ${points.length} decisions.`;
-    drawChart(points, []);
+    $("review-status").textContent = plural("review.stopped", points.length);
+    drawChart(points, [], game.observations[0]);
   }
 }
 
@@ -155,20 +156,30 @@ function stop() {
   running = null;
 }
 
+// The review shown last, to show again in another language: [result, game].
+let shown = null;
+onLanguage(() => {
+  if (!page) return;
+  showCount();
+  if (shown) show(...shown);
+});
+
 function show(result, game) {
+  shown = [result, game];
   const points = result.points || [];
   const mistakes = result.mistakes || [];
-  $("review-status").textContent =
-    `${result.complete ? "Done" : "Stopped"}: ${points.length} decisions, ` +
-    `${mistakes.length} ${mistakes.length === 1 ? "mistake" : "mistakes"} found.`;
+  $("review-status").textContent = t(result.complete ? "review.done" : "review.stopped_at", {
+    decisions: plural("review.decisions", points.length),
+    mistakes: plural("review.mistakes_found", mistakes.length),
+  });
   $("review-progress").classList.add("hidden");
-  drawChart(points, mistakes);
   const seen = game.observations[0] || null; // to name the moves
+  drawChart(points, mistakes, seen);
   const list = el("ol", { class: "mistakes", id: "review-mistakes" }, ...mistakes.map((m) => mistake(m)));
   const table = el(
     "table",
     { id: "review-table" },
-    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "loss"), el("th", {}, "noise"))),
+    el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("review.col.move")), el("th", {}, t("review.col.win_after")), el("th", {}, t("review.col.loss")), el("th", {}, t("review.col.noise")))),
     el(
       "tbody",
       {},
@@ -179,35 +190,34 @@ function show(result, game) {
             "data-noise": Number(p.noise || 0), "data-checked": p.checked ? "1" : "0" },
           el("td", {}, p.number),
           el("td", {}, page.describeMove(p.move.text, seen)),
-          el("td", {}, `${(100 * Number(p.win_chance || 0)).toFixed(1)}%`),
-          el("td", {}, (100 * Number(p.loss || 0)).toFixed(1)),
-          el("td", { title: p.checked ? "checked: a loss above the noise is a mistake" : "a first look only" },
-            p.checked ? (100 * Number(p.noise || 0)).toFixed(1) : "–"),
+          el("td", {}, percent(p.win_chance)),
+          el("td", {}, number(100 * Number(p.loss || 0), 1)),
+          el("td", { title: p.checked ? t("review.checked") : t("review.first_look") },
+            p.checked ? number(100 * Number(p.noise || 0), 1) : "–"),
         ),
       ),
     ),
   );
   $("review-result").replaceChildren(
-    el("h3", {}, mistakes.length ? "Worst moments" : "No checked move lost more than the noise."),
+    el("h3", {}, mistakes.length ? t("review.worst") : t("review.no_mistake")),
     list,
-    el("details", { class: "review-all" }, el("summary", {}, "Every decision"), table,
-      el("p", { class: "muted" }, "Noise: how uncertain a checked decision's loss is (each move valued from the position after it); " +
-        "a loss above it is a mistake. –: a first look only, which underrates the moves its search did not settle on.")),
+    el("details", { class: "review-all" }, el("summary", {}, t("review.every")), table,
+      el("p", { class: "muted" }, t("review.noise_help"))),
   );
 }
 
 function mistake(m) {
   const observation = m.observation || {};
   const describe = (text) => page.describeMove(text, observation);
-  const replay = el("button", { type: "button", "data-replay": m.number }, "Replay this position");
+  const replay = el("button", { type: "button", "data-replay": m.number }, t("review.replay"));
   replay.onclick = () => page.replay(observation);
   const valued = (m.estimates || []).map((e) =>
     el(
       "tr",
       { class: e.move.text === m.best.text ? "best" : e.move.text === m.move.text ? "played" : "", "data-move": e.move.text },
       el("td", {}, describe(e.move.text)),
-      el("td", {}, `${(100 * Number(e.win_chance || 0)).toFixed(1)}%`),
-      el("td", {}, `± ${(100 * Number(e.noise || 0)).toFixed(1)}`),
+      el("td", {}, percent(e.win_chance)),
+      el("td", {}, `± ${number(100 * Number(e.noise || 0), 1)}`),
     ),
   );
   const rows = (m.alternatives || []).map((a) =>
@@ -215,25 +225,25 @@ function mistake(m) {
       "tr",
       { class: a.move.text === m.best.text ? "best" : a.move.text === m.move.text ? "played" : "", "data-move": a.move.text },
       el("td", {}, describe(a.move.text)),
-      el("td", {}, `${(100 * Number(a.win_chance || 0)).toFixed(1)}%`),
-      el("td", {}, Number(a.visits || 0).toLocaleString()),
+      el("td", {}, percent(a.win_chance)),
+      el("td", {}, number(a.visits || 0)),
     ),
   );
   return el(
     "li",
     { "data-number": m.number, "data-loss": Number(m.loss || 0), "data-win": Number(m.win_chance || 0) },
-    el("p", {}, el("strong", {}, `Decision ${m.number}: `), `you played ${describe(m.move.text)} `,
-      `(${(100 * Number(m.win_chance || 0)).toFixed(1)}%); best: ${describe(m.best.text)}, `,
-      el("strong", {}, `${(100 * Number(m.loss || 0)).toFixed(1)} points`),
-      ` of win chance lost (noise ${(100 * Number(m.noise || 0)).toFixed(1)}).`),
-    ...(m.deeper_search_prefers ? [el("p", { class: "deeper" }, m.deeper_search_prefers)] : []),
+    el("p", {}, el("strong", {}, t("review.decision", { n: m.number })), " ",
+      t("review.played", { move: describe(m.move.text), percent: percent(m.win_chance), best: describe(m.best.text) }), " ",
+      el("strong", {}, t("review.points", { points: number(100 * Number(m.loss || 0), 1) })), " ",
+      t("review.lost", { noise: number(100 * Number(m.noise || 0), 1) })),
+    ...(m.deeper_search_prefers ? [el("p", { class: "deeper" }, t("review.deeper", { best: describe(m.best.text) }))] : []),
     el("table", { class: "estimates" },
-      el("caption", {}, "Each move valued from the position after it"),
-      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "win after"), el("th", {}, "± standard error"))),
+      el("caption", {}, t("review.estimates")),
+      el("thead", {}, el("tr", {}, el("th", {}, t("review.col.move")), el("th", {}, t("review.col.win_after")), el("th", {}, t("review.col.error")))),
       el("tbody", {}, ...valued)),
     el("table", { class: "alternatives" },
-      el("caption", {}, "The deeper search's simulations"),
-      el("thead", {}, el("tr", {}, el("th", {}, "move"), el("th", {}, "win chance"), el("th", {}, "simulations"))),
+      el("caption", {}, t("review.alternatives")),
+      el("thead", {}, el("tr", {}, el("th", {}, t("review.col.move")), el("th", {}, t("review.col.win")), el("th", {}, t("review.col.simulations")))),
       el("tbody", {}, ...rows)),
     replay,
   );
@@ -250,7 +260,7 @@ function svg(tag, attrs = {}, ...children) {
 
 // The win chance after each decision, 0 to 100% upwards, decisions left to right; the
 // worst moments in the mistake colour.
-function drawChart(points, mistakes) {
+function drawChart(points, mistakes, seen = null) {
   const width = 600;
   const height = 240;
   const left = 40;
@@ -273,13 +283,13 @@ function drawChart(points, mistakes) {
     svg(
       "circle",
       { class: flagged.has(p.number) ? "dot mistake" : "dot", cx: x(p.number), cy: y(Number(p.win_chance || 0)), r: flagged.has(p.number) ? 6 : 3, "data-number": p.number, "data-win": Number(p.win_chance || 0) },
-      svg("title", {}, `Decision ${p.number}: ${p.move.text}, ${(100 * Number(p.win_chance || 0)).toFixed(1)}% after`),
+      svg("title", {}, t("review.dot", { n: p.number, move: page.describeMove(p.move.text, seen), percent: percent(p.win_chance) })),
     ),
   );
-  const axis = svg("text", { class: "label", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, "decision");
+  const axis = svg("text", { class: "label", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, t("review.axis"));
   const chart = svg(
     "svg",
-    { id: "review-svg", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `win chance after each of ${points.length} decisions` },
+    { id: "review-svg", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": plural("review.chart", points.length) },
     ...grid,
     line,
     ...dots,
@@ -296,13 +306,13 @@ async function importGame() {
   let data;
   try {
     data = JSON.parse(await file.text());
-  } catch (err) {
-    page.showProblem({ status: 400, message: `The file is not JSON: ${err.message}` });
+  } catch {
+    page.showProblem({ status: 400, words: t("error.not_json") });
     return;
   }
   const ok = data && Array.isArray(data.observations) && Array.isArray(data.moves) && data.observations.length === data.moves.length;
   if (!ok) {
-    page.showProblem({ status: 400, message: "Not a game: expected observations and moves, one move each (regent review --save-game)." });
+    page.showProblem({ status: 400, words: t("review.not_a_game") });
     return;
   }
   setDecisions(data);

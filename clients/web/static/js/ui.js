@@ -1,4 +1,5 @@
 // Small DOM helpers shared by the page and the game modules.
+import { t } from "./i18n.js";
 
 // An element with attributes (false/null ones left out) and children (null ones skipped).
 export function el(tag, attrs = {}, ...children) {
@@ -39,14 +40,14 @@ function controlKey(node) {
 }
 
 // A number with − and + buttons, kept within [low, high]; onChange gets the new value.
-export function stepper(id, value, low, high, onChange) {
+export function stepper(id, value, low, high, onChange, label = id) {
   const output = el("output", { id, "aria-live": "polite" }, value);
   const step = (delta) => {
     const next = Math.min(high, Math.max(low, value + delta));
     if (next !== value) onChange(next);
   };
-  const minus = el("button", { type: "button", "aria-label": `${id} minus`, "data-step": `${id}-` }, "−");
-  const plus = el("button", { type: "button", "aria-label": `${id} plus`, "data-step": `${id}+` }, "+");
+  const minus = el("button", { type: "button", "aria-label": t("stepper.minus", { what: label }), "data-step": `${id}-` }, "−");
+  const plus = el("button", { type: "button", "aria-label": t("stepper.plus", { what: label }), "data-step": `${id}+` }, "+");
   minus.onclick = () => step(-1);
   plus.onclick = () => step(1);
   minus.disabled = value <= low;
@@ -81,21 +82,18 @@ export function checkbox(id, label, target, field, edit) {
 let rulesOpen = false;
 
 // The game's rules options (the service's RulesOption list) as checkboxes on `rules`, each
-// with its description, folded away: a table plays the defaults more often than not.
-export function rulesEditor(options, rules, edit) {
+// with its description, folded away: a table plays the defaults more often than not. `words`
+// (a game module's) gives an option's name and description: {name, help}.
+export function rulesEditor(options, rules, edit, words) {
   const changed = options.filter((o) => Boolean(rules[o.name]) !== Boolean(o.default_value)).length;
   const box = el(
     "details",
     { class: "rules", id: "rules", open: rulesOpen },
-    el("summary", {}, `Rules options${changed ? ` (${changed} changed)` : ""}`),
-    ...options.map((o) =>
-      el(
-        "div",
-        { class: "rule" },
-        checkbox(`rule-${o.name}`, o.name.replace(/_/g, " "), rules, o.name, edit),
-        el("span", { class: "muted" }, o.description),
-      ),
-    ),
+    el("summary", {}, changed ? t("rules.changed", { count: changed }) : t("rules.title")),
+    ...options.map((o) => {
+      const { name, help } = words(o);
+      return el("div", { class: "rule" }, checkbox(`rule-${o.name}`, name, rules, o.name, edit), el("span", { class: "muted" }, help));
+    }),
   );
   box.ontoggle = () => (rulesOpen = box.open);
   return box;
@@ -105,16 +103,16 @@ export function rulesEditor(options, rules, edit) {
 // `handMax` the hand: the observer's is the cards it holds, another player's a stepper
 // from the cards known in it up to handMax. `id` names the steppers (`vp-0`, `hand-0`).
 export function counterRow({ name, id, label, view, field, edit, mine = false, handMax = 0 }, ...extras) {
-  const count = (key, value, low, high) => stepper(`${key}-${id}`, value, low, high, (v) => edit(() => (view[key] = v))());
+  const count = (key, value, low, high, what) => stepper(`${key}-${id}`, value, low, high, (v) => edit(() => (view[key] = v))(), `${name}: ${what}`);
   const known = view.hand ? view.hand.length : 0;
   let hand = null;
-  if (handMax && mine) hand = el("span", {}, "Hand ", el("output", { id: `hand-${id}` }, known));
-  else if (handMax) hand = el("label", {}, "Hand", count("hand_size", view.hand_size || 0, known, handMax));
+  if (handMax && mine) hand = el("span", {}, t("setup.hand"), " ", el("output", { id: `hand-${id}` }, known));
+  else if (handMax) hand = el("label", {}, t("setup.hand"), count("hand_size", view.hand_size || 0, known, handMax, t("setup.hand")));
   return el(
     "div",
     { class: "counter-row" },
     el("strong", {}, name),
-    el("label", {}, label, count(field, view[field] || 0, 0, 200)),
+    el("label", {}, label, count(field, view[field] || 0, 0, 200, label)),
     hand,
     ...extras,
   );
@@ -143,7 +141,7 @@ export function zoneBox(id, active, heading, count, ...contents) {
 
 // A placed card: tapping it takes it back (`onRemove`).
 export function placedCard(name, element, onRemove) {
-  const button = el("button", { type: "button", class: "placed", "data-card": name }, el("span", { class: "sr-only" }, "Remove "), element);
+  const button = el("button", { type: "button", class: "placed", "data-card": name }, el("span", { class: "sr-only" }, t("setup.remove")), " ", element);
   button.onclick = onRemove;
   return button;
 }

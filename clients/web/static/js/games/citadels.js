@@ -4,8 +4,9 @@
 // protobuf JSON; the engine, not this page, decides whether it can happen and what is legal.
 // The districts (colour, cost, copies) and the rules options come from the service's
 // description of the game.
+import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
+import { checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 // The card colour class (the page's palette) of each district colour.
@@ -13,16 +14,340 @@ const PALETTE = { noble: "yellow", religious: "blue", trade: "green", military: 
 const D_PREFIX = "CITADELS_DISTRICT_";
 const C_PREFIX = "CITADELS_CHARACTER_";
 const P_PREFIX = "CITADELS_PHASE_";
-const PHASES = [
-  ["MAIN", "Turn: build, income, power, end the turn"],
-  ["RESOURCE", "Turn start: take 2 gold or draw"],
-  ["KEEP", "Choose the drawn district to keep"],
-  ["PICK", "Draft: pick a character"],
-  ["DISCARD", "Draft: put a character face down"],
-  ["REDRAW", "Magician: cards under the deck"],
-  ["GRAVEYARD", "Graveyard: take the destroyed district?"],
-  ["END", "The game is over"],
-];
+// The decisions; each one's label is the text "citadels.phase.<PHASE>".
+const PHASES = ["MAIN", "RESOURCE", "KEEP", "PICK", "DISCARD", "REDRAW", "GRAVEYARD", "END"];
+
+// The game's words, in its rulebook's own names (citadels-classic.fr.md: the characters and
+// the unique districts; the other districts as the French edition's cards name them).
+export const CATALOGUE = {
+  en: {
+    "citadels.title": "Citadels",
+    "citadels.first_player": "P1 holds the crown and picks first.",
+    "citadels.district.manor": "Manor",
+    "citadels.district.castle": "Castle",
+    "citadels.district.palace": "Palace",
+    "citadels.district.temple": "Temple",
+    "citadels.district.church": "Church",
+    "citadels.district.monastery": "Monastery",
+    "citadels.district.cathedral": "Cathedral",
+    "citadels.district.tavern": "Tavern",
+    "citadels.district.market": "Market",
+    "citadels.district.trading-post": "Trading Post",
+    "citadels.district.docks": "Docks",
+    "citadels.district.harbor": "Harbor",
+    "citadels.district.town-hall": "Town Hall",
+    "citadels.district.watchtower": "Watchtower",
+    "citadels.district.prison": "Prison",
+    "citadels.district.barracks": "Barracks",
+    "citadels.district.fortress": "Fortress",
+    "citadels.district.haunted-quarter": "Haunted Quarter",
+    "citadels.district.keep": "Keep",
+    "citadels.district.observatory": "Observatory",
+    "citadels.district.laboratory": "Laboratory",
+    "citadels.district.smithy": "Smithy",
+    "citadels.district.graveyard": "Graveyard",
+    "citadels.district.imperial-treasury": "Imperial Treasury",
+    "citadels.district.map-room": "Map Room",
+    "citadels.district.library": "Library",
+    "citadels.district.great-wall": "Great Wall",
+    "citadels.district.school-of-magic": "School of Magic",
+    "citadels.district.university": "University",
+    "citadels.district.dragon-gate": "Dragon Gate",
+    "citadels.character.assassin": "Assassin",
+    "citadels.character.the.assassin": "the Assassin",
+    "citadels.character.thief": "Thief",
+    "citadels.character.the.thief": "the Thief",
+    "citadels.character.magician": "Magician",
+    "citadels.character.the.magician": "the Magician",
+    "citadels.character.king": "King",
+    "citadels.character.the.king": "the King",
+    "citadels.character.bishop": "Bishop",
+    "citadels.character.the.bishop": "the Bishop",
+    "citadels.character.merchant": "Merchant",
+    "citadels.character.the.merchant": "the Merchant",
+    "citadels.character.architect": "Architect",
+    "citadels.character.the.architect": "the Architect",
+    "citadels.character.warlord": "Warlord",
+    "citadels.character.the.warlord": "the Warlord",
+    "citadels.phase.MAIN": "Turn: build, income, power, end the turn",
+    "citadels.phase.RESOURCE": "Turn start: take 2 gold or draw",
+    "citadels.phase.KEEP": "Choose the drawn district to keep",
+    "citadels.phase.PICK": "Draft: pick a character",
+    "citadels.phase.DISCARD": "Draft: put a character face down",
+    "citadels.phase.REDRAW": "Magician: cards under the deck",
+    "citadels.phase.GRAVEYARD": "Graveyard: take the destroyed district?",
+    "citadels.phase.END": "The game is over",
+    "citadels.district.unknown": "a district",
+    "citadels.district.title": "{name}, cost {cost}",
+    "citadels.reason.face_up_shown": "{character} is face up, so it cannot be shown at your pick {n}",
+    "citadels.reason.face_up_pick": "{character} is face up, so it cannot be your pick",
+    "citadels.reason.first_shown": "you pick first, so you were shown {want} characters at your pick 1 (all but the face-up and the face-down ones), not {have}",
+    "citadels.you_are": "You are",
+    "citadels.round": "Round",
+    "citadels.crown": "Crown",
+    "citadels.first_picker": "First to pick",
+    "citadels.deck": "Deck: {count} (what the rest leaves)",
+    "citadels.zone.hand": "Your hand",
+    "citadels.zone.drawn": "Drawn, to keep or put back",
+    "citadels.zone.city": "{who}: city",
+    "citadels.zones": "where tapped districts go",
+    "citadels.districts": "the districts",
+    "citadels.gold": "Gold",
+    "citadels.heading.districts": "Districts",
+    "citadels.districts_help": "Choose a place, then tap districts to put them there; tap a placed district to take it back. Cities list districts in the order built.",
+    "citadels.heading.gold": "Gold and hands",
+    "citadels.heading.characters": "Characters",
+    "citadels.heading.pending": "Pending decision",
+    "citadels.face_up": "Face up ({count})",
+    "citadels.shown_at": "Shown at your pick {n}",
+    "citadels.picks": "Your picks",
+    "citadels.discards": "You put face down",
+    "citadels.revealed": "Revealed this round",
+    "citadels.nobody": "nobody",
+    "citadels.killed": "Killed",
+    "citadels.robbed": "Robbed",
+    "citadels.decision": "Decision",
+    "citadels.draft_step": "Draft step",
+    "citadels.to_act": "To act",
+    "citadels.whose_turn": "Whose turn",
+    "citadels.turn_of": "{character} ({who})",
+    "citadels.builds_left": "Builds left",
+    "citadels.keep": "Keep",
+    "citadels.income_done": "income collected",
+    "citadels.power_done": "power used",
+    "citadels.before_resources": "before gold or cards",
+    "citadels.cost": " ({cost} gold)",
+    "citadels.move.pick": "Pick {character}",
+    "citadels.move.discard": "Put {character} face down",
+    "citadels.move.gold": "Take 2 gold",
+    "citadels.move.cards": "Draw districts",
+    "citadels.move.keep": "Keep {district}",
+    "citadels.move.return": "Put {district} back under the deck (keep the others)",
+    "citadels.move.build": "Build {district}{cost}",
+    "citadels.move.income": "Collect income",
+    "citadels.move.kill": "Kill {character}",
+    "citadels.move.rob": "Rob {character}",
+    "citadels.move.swap": "Swap hands with {who}",
+    "citadels.move.redraw_done": "Draw as many as put under",
+    "citadels.move.redraw": "Put {district} under the deck",
+    "citadels.move.destroy_own": "Destroy your {district}",
+    "citadels.move.destroy": "Destroy {who}'s {district}",
+    "citadels.move.laboratory": "Laboratory: discard {district} for 2 gold",
+    "citadels.move.smithy": "Smithy: pay 2 gold, draw 3",
+    "citadels.move.graveyard_take": "Graveyard: pay 1 gold to take the district",
+    "citadels.move.graveyard_leave": "Graveyard: let it go",
+    "citadels.move.end": "End the turn",
+    "citadels.field.revealed": "the district you named ({n})",
+    "citadels.field.city": "{who}'s city, district {n}",
+    "citadels.field.built_rounds": "{who}'s city (the rounds built)",
+    "citadels.field.hand_card": "{who}'s hand, district {n}",
+    "citadels.field.hand": "{who}'s hand",
+    "citadels.field.gold": "{who}'s gold",
+    "citadels.field.characters": "{who}'s characters",
+    "citadels.field.face_up": "the face-up characters",
+    "citadels.field.shown_n": "the characters shown at your pick {n}",
+    "citadels.field.shown": "the characters shown at your picks",
+    "citadels.field.picks": "your picks",
+    "citadels.field.discards": "the characters you put face down",
+    "citadels.field.step": "the draft step",
+    "citadels.field.draft": "the character draft",
+    "citadels.field.revealed_characters": "the revealed characters",
+    "citadels.field.killed": "the killed character",
+    "citadels.field.robbed": "the robbed character",
+    "citadels.field.crown": "the crown",
+    "citadels.field.first_picker": "who picked first",
+    "citadels.field.called": "whose turn it is",
+    "citadels.field.drawn": "the drawn districts",
+    "citadels.field.decision": "the pending decision",
+    "citadels.field.deck": "the deck (what the other counts leave)",
+    "citadels.field.round": "the round",
+    "citadels.field.observer": "who you are",
+    "citadels.field.reasons": "{place} ({reasons})",
+    "citadels.deal.hand": "the districts you were dealt",
+    "citadels.deal.face_up_where": "Face up (under Characters)",
+    "citadels.deal.face_up": "the characters laid face up",
+    "citadels.deal.shown_where": "Shown at your pick 1 (under Characters)",
+    "citadels.deal.shown": "the characters you were handed to pick from",
+    "citadels.slot.drawn": "a district you drew, to keep or put back",
+    "citadels.slot.hand": "the district drawn into your hand",
+    "citadels.slot.built": "the district {who} built",
+    "citadels.outcome.round": "round {n}",
+    "citadels.outcome.is": "{who} is {character}",
+    "citadels.outcome.you_are": "you are {character}",
+    "citadels.outcome.crown": "the crown to {who}",
+    "citadels.outcome.face_up": "face up: {characters}",
+    "citadels.outcome.handed": "you are handed: {characters}",
+    "citadels.rule.eight_districts": "eight districts",
+    "citadels.rule.eight_districts.help": "4-7 players: a city is complete at 8 districts, as in the original edition",
+    "citadels.rule.powers_before_resources": "powers before resources",
+    "citadels.rule.powers_before_resources.help": "character powers and unique districts' actions may also be used before the resource step (not building, not income), as many tables play",
+  },
+  fr: {
+    "citadels.title": "Citadelles",
+    "citadels.first_player": "J1 a la Couronne et choisit en premier.",
+    "citadels.district.manor": "Manoir",
+    "citadels.district.castle": "Château",
+    "citadels.district.palace": "Palais",
+    "citadels.district.temple": "Temple",
+    "citadels.district.church": "Église",
+    "citadels.district.monastery": "Monastère",
+    "citadels.district.cathedral": "Cathédrale",
+    "citadels.district.tavern": "Taverne",
+    "citadels.district.market": "Marché",
+    "citadels.district.trading-post": "Échoppe",
+    "citadels.district.docks": "Comptoir",
+    "citadels.district.harbor": "Port",
+    "citadels.district.town-hall": "Hôtel de ville",
+    "citadels.district.watchtower": "Tour de guet",
+    "citadels.district.prison": "Prison",
+    "citadels.district.barracks": "Caserne",
+    "citadels.district.fortress": "Forteresse",
+    "citadels.district.haunted-quarter": "Cour des Miracles",
+    "citadels.district.keep": "Donjon",
+    "citadels.district.observatory": "Observatoire",
+    "citadels.district.laboratory": "Laboratoire",
+    "citadels.district.smithy": "Forge",
+    "citadels.district.graveyard": "Cimetière",
+    "citadels.district.imperial-treasury": "Trésor Impérial",
+    "citadels.district.map-room": "Salle des Cartes",
+    "citadels.district.library": "Bibliothèque",
+    "citadels.district.great-wall": "Grande Muraille",
+    "citadels.district.school-of-magic": "École de Magie",
+    "citadels.district.university": "Université",
+    "citadels.district.dragon-gate": "Dracoport",
+    "citadels.character.assassin": "Assassin",
+    "citadels.character.the.assassin": "l'Assassin",
+    "citadels.character.thief": "Voleur",
+    "citadels.character.the.thief": "le Voleur",
+    "citadels.character.magician": "Magicien",
+    "citadels.character.the.magician": "le Magicien",
+    "citadels.character.king": "Roi",
+    "citadels.character.the.king": "le Roi",
+    "citadels.character.bishop": "Évêque",
+    "citadels.character.the.bishop": "l'Évêque",
+    "citadels.character.merchant": "Marchand",
+    "citadels.character.the.merchant": "le Marchand",
+    "citadels.character.architect": "Architecte",
+    "citadels.character.the.architect": "l'Architecte",
+    "citadels.character.warlord": "Condottiere",
+    "citadels.character.the.warlord": "le Condottiere",
+    "citadels.phase.MAIN": "Tour : bâtir, revenus, pouvoir, fin du tour",
+    "citadels.phase.RESOURCE": "Début du tour : prendre 2 pièces d'or ou piocher",
+    "citadels.phase.KEEP": "Choisir le quartier pioché à garder",
+    "citadels.phase.PICK": "Choix des personnages : en choisir un",
+    "citadels.phase.DISCARD": "Choix des personnages : en écarter un face cachée",
+    "citadels.phase.REDRAW": "Magicien : cartes sous la pioche",
+    "citadels.phase.GRAVEYARD": "Cimetière : reprendre le quartier détruit ?",
+    "citadels.phase.END": "La partie est finie",
+    "citadels.district.unknown": "un quartier",
+    "citadels.district.title": "{name}, coût {cost}",
+    "citadels.reason.face_up_shown": "{character} est face visible : il ne peut pas vous être montré à votre choix {n}",
+    "citadels.reason.face_up_pick": "{character} est face visible : il ne peut pas être votre choix",
+    "citadels.reason.first_shown": "vous choisissez en premier : on vous a montré {want} personnages à votre choix 1 (tous sauf ceux écartés face visible et face cachée), pas {have}",
+    "citadels.you_are": "Vous êtes",
+    "citadels.round": "Tour de jeu",
+    "citadels.crown": "Couronne",
+    "citadels.first_picker": "Premier à choisir",
+    "citadels.deck": "Pioche : {count} (ce que le reste laisse)",
+    "citadels.zone.hand": "Votre main",
+    "citadels.zone.drawn": "Piochés, à garder ou remettre",
+    "citadels.zone.city": "{who} : cité",
+    "citadels.zones": "où vont les quartiers touchés",
+    "citadels.districts": "les quartiers",
+    "citadels.gold": "Or",
+    "citadels.heading.districts": "Quartiers",
+    "citadels.districts_help": "Choisissez un endroit, puis touchez les quartiers pour les y mettre ; touchez un quartier placé pour le reprendre. Les cités listent les quartiers dans l'ordre où ils ont été bâtis.",
+    "citadels.heading.gold": "Or et mains",
+    "citadels.heading.characters": "Personnages",
+    "citadels.heading.pending": "Décision en attente",
+    "citadels.face_up": "Face visible ({count})",
+    "citadels.shown_at": "Montrés à votre choix {n}",
+    "citadels.picks": "Vos choix",
+    "citadels.discards": "Vous avez écarté face cachée",
+    "citadels.revealed": "Révélés à ce tour",
+    "citadels.nobody": "personne",
+    "citadels.killed": "Assassiné",
+    "citadels.robbed": "Volé",
+    "citadels.decision": "Décision",
+    "citadels.draft_step": "Étape du choix",
+    "citadels.to_act": "À jouer",
+    "citadels.whose_turn": "Au tour de",
+    "citadels.turn_of": "{character} ({who})",
+    "citadels.builds_left": "Constructions restantes",
+    "citadels.keep": "Garder",
+    "citadels.income_done": "revenus perçus",
+    "citadels.power_done": "pouvoir utilisé",
+    "citadels.before_resources": "avant l'or ou les cartes",
+    "citadels.cost": " ({cost} pièces d'or)",
+    "citadels.move.pick": "Choisir {character}",
+    "citadels.move.discard": "Écarter {character} face cachée",
+    "citadels.move.gold": "Prendre 2 pièces d'or",
+    "citadels.move.cards": "Piocher des quartiers",
+    "citadels.move.keep": "Garder {district}",
+    "citadels.move.return": "Remettre {district} sous la pioche (garder les autres)",
+    "citadels.move.build": "Bâtir {district}{cost}",
+    "citadels.move.income": "Percevoir les revenus",
+    "citadels.move.kill": "Assassiner {character}",
+    "citadels.move.rob": "Voler {character}",
+    "citadels.move.swap": "Échanger sa main avec {who}",
+    "citadels.move.redraw_done": "Piocher autant que remis dessous",
+    "citadels.move.redraw": "Mettre {district} sous la pioche",
+    "citadels.move.destroy_own": "Détruire votre {district}",
+    "citadels.move.destroy": "Détruire le quartier {district} de {who}",
+    "citadels.move.laboratory": "Laboratoire : défausser {district} pour 2 pièces d'or",
+    "citadels.move.smithy": "Forge : payer 2 pièces d'or, piocher 3 cartes",
+    "citadels.move.graveyard_take": "Cimetière : payer 1 pièce d'or pour reprendre le quartier",
+    "citadels.move.graveyard_leave": "Cimetière : le laisser",
+    "citadels.move.end": "Finir le tour",
+    "citadels.field.revealed": "le quartier que vous avez nommé ({n})",
+    "citadels.field.city": "cité de {who}, quartier {n}",
+    "citadels.field.built_rounds": "cité de {who} (les tours de construction)",
+    "citadels.field.hand_card": "main de {who}, quartier {n}",
+    "citadels.field.hand": "main de {who}",
+    "citadels.field.gold": "or de {who}",
+    "citadels.field.characters": "personnages de {who}",
+    "citadels.field.face_up": "les personnages face visible",
+    "citadels.field.shown_n": "les personnages montrés à votre choix {n}",
+    "citadels.field.shown": "les personnages montrés à vos choix",
+    "citadels.field.picks": "vos choix",
+    "citadels.field.discards": "les personnages que vous avez écartés face cachée",
+    "citadels.field.step": "l'étape du choix des personnages",
+    "citadels.field.draft": "le choix des personnages",
+    "citadels.field.revealed_characters": "les personnages révélés",
+    "citadels.field.killed": "le personnage assassiné",
+    "citadels.field.robbed": "le personnage volé",
+    "citadels.field.crown": "la Couronne",
+    "citadels.field.first_picker": "qui a choisi en premier",
+    "citadels.field.called": "à qui c'est le tour",
+    "citadels.field.drawn": "les quartiers piochés",
+    "citadels.field.decision": "la décision en attente",
+    "citadels.field.deck": "la pioche (ce que les autres nombres laissent)",
+    "citadels.field.round": "le tour de jeu",
+    "citadels.field.observer": "qui vous êtes",
+    "citadels.field.reasons": "{place} ({reasons})",
+    "citadels.deal.hand": "les quartiers qui vous ont été distribués",
+    "citadels.deal.face_up_where": "Face visible (sous Personnages)",
+    "citadels.deal.face_up": "les personnages écartés face visible",
+    "citadels.deal.shown_where": "Montrés à votre choix 1 (sous Personnages)",
+    "citadels.deal.shown": "les personnages qu'on vous a passés pour choisir",
+    "citadels.slot.drawn": "un quartier que vous avez pioché, à garder ou remettre",
+    "citadels.slot.hand": "le quartier pioché dans votre main",
+    "citadels.slot.built": "le quartier que {who} a bâti",
+    "citadels.outcome.round": "tour de jeu {n}",
+    "citadels.outcome.is": "{who} est {character}",
+    "citadels.outcome.you_are": "vous êtes {character}",
+    "citadels.outcome.crown": "la Couronne à {who}",
+    "citadels.outcome.face_up": "face visible : {characters}",
+    "citadels.outcome.handed": "on vous passe : {characters}",
+    "citadels.rule.eight_districts": "huit quartiers",
+    "citadels.rule.eight_districts.help": "4 à 7 joueurs : une cité est complète à 8 quartiers, comme dans l'édition originale",
+    "citadels.rule.powers_before_resources": "pouvoirs avant les ressources",
+    "citadels.rule.powers_before_resources.help": "les pouvoirs des personnages et des Merveilles peuvent aussi servir avant de prendre or ou cartes (ni bâtir, ni revenus), comme beaucoup de tables jouent",
+  },
+};
+addCatalogues(CATALOGUE);
+const T = (key, params) => t(`citadels.${key}`, params);
+
 
 // Set by make() from the service's description: the districts and the rules options.
 let districts = new CardTable([]);
@@ -32,7 +357,11 @@ let RULES = [];
 // (a refusal of its draft is explained from it).
 const ui = { zone: "hand", drawn: null };
 
-const words = (name) => name.split("-").map(title).join(" ");
+// A district in words ("?": one not known); the name as it is for no district.
+const words = (name) => (name === "?" ? T("district.unknown") : districts.kind(name) < 0 ? name : T(`district.${name}`));
+// A character's name ("King", "Roi"), and with its article ("the King", "le Roi").
+const character = (name) => T(`character.${name}`);
+const theCharacter = (name) => T(`character.the.${name}`);
 const districtName = (value) => String(value || "").replace(D_PREFIX, "").toLowerCase().replace(/_/g, "-");
 const toDistrict = (name) => D_PREFIX + name.toUpperCase().replace(/-/g, "_");
 const characterName = (value) => String(value || "").replace(C_PREFIX, "").toLowerCase();
@@ -46,14 +375,14 @@ const picksOf = (n) => (n <= 3 ? 2 : 1);
 const faceUpOf = (n) => (n >= 4 && n <= 6 ? 6 - n : 0);
 
 function playerName(obs, q) {
-  return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
+  return q === (obs.observer || 0) ? t("you.capital") : seat(q);
 }
 
 function districtElement(name, extra = "") {
   const colour = PALETTE[districts.attribute(name, "colour")] || "white";
   return el(
     "span",
-    { class: `card district c-${colour}`, title: `${words(name)}, cost ${costOf(name)}` },
+    { class: `card district c-${colour}`, title: T("district.title", { name: words(name), cost: costOf(name) }) },
     el("span", { class: "value" }, costOf(name)),
     el("span", { class: "name" }, words(name)),
     extra ? el("span", { class: "left" }, extra) : null,
@@ -157,7 +486,7 @@ function select(id, label, options, value, onChange) {
 }
 
 function chip(name, on, attrs, onClick) {
-  const button = el("button", { type: "button", class: "chip", "aria-pressed": on, ...attrs }, title(name));
+  const button = el("button", { type: "button", class: "chip", "aria-pressed": on, ...attrs }, character(name));
   button.onclick = onClick;
   return button;
 }
@@ -195,15 +524,15 @@ function draftReasons(obs) {
   const reasons = [];
   dr.shown.forEach((row, k) => {
     for (const c of row.characters || []) {
-      if (dr.face_up.includes(c)) reasons.push(`the ${title(characterName(c))} is face up, so it cannot be shown at your pick ${k + 1}`);
+      if (dr.face_up.includes(c)) reasons.push(T("reason.face_up_shown", { character: theCharacter(characterName(c)), n: k + 1 }));
     }
   });
   for (const c of dr.picks) {
-    if (dr.face_up.includes(c)) reasons.push(`the ${title(characterName(c))} is face up, so it cannot be your pick`);
+    if (dr.face_up.includes(c)) reasons.push(T("reason.face_up_pick", { character: theCharacter(characterName(c)) }));
   }
   const first = dr.shown[0] && (dr.shown[0].characters || []).length;
   if (first && firstPicksFirst(obs) && first !== firstShown(obs)) {
-    reasons.push(`you pick first, so you were shown ${firstShown(obs)} characters at your pick 1 (all but the face-up and the face-down ones), not ${first}`);
+    reasons.push(T("reason.first_shown", { want: firstShown(obs), have: first }));
   }
   return reasons;
 }
@@ -222,7 +551,7 @@ function renderSetup(root, obs, changed) {
   const general = el(
     "div",
     { class: "row" },
-    select("observer", "You are", obs.players.map((_, q) => [q, `P${q + 1}`]), me, (v) =>
+    select("observer", T("you_are"), obs.players.map((_, q) => [q, seat(q)]), me, (v) =>
       edit(() => {
         const next = Number(v);
         [obs.players[me].hand, obs.players[next].hand] = [obs.players[next].hand, obs.players[me].hand];
@@ -230,22 +559,22 @@ function renderSetup(root, obs, changed) {
         obs.observer = next;
       })(),
     ),
-    el("label", {}, "Round", stepper("round", obs.round, 1, 60, (v) => edit(() => {
+    el("label", {}, T("round"), stepper("round", obs.round, 1, 60, (v) => edit(() => {
       obs.round = v;
       for (const view of obs.players) view.built_rounds = view.built_rounds.map((r) => Math.min(r, v));
-    })())),
-    select("crown", "Crown", who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
-    select("first-picker", "First to pick", who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
-    el("span", { class: "muted", id: "deck" }, `Deck: ${obs.deck_size} (what the rest leaves)`),
+    })(), T("round"))),
+    select("crown", T("crown"), who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
+    select("first-picker", T("first_picker"), who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
+    el("span", { class: "muted", id: "deck" }, T("deck", { count: obs.deck_size })),
   );
 
-  const zones = [["hand", "Your hand"], ["drawn", "Drawn, to keep or put back"]];
-  obs.players.forEach((_, q) => zones.push([`city:${q}`, `${playerName(obs, q)}: city`]));
-  const tabs = zoneTabs("where tapped districts go", zones, ui.zone, (id) => {
+  const zones = [["hand", T("zone.hand")], ["drawn", T("zone.drawn")]];
+  obs.players.forEach((_, q) => zones.push([`city:${q}`, T("zone.city", { who: playerName(obs, q) })]));
+  const tabs = zoneTabs(T("zones"), zones, ui.zone, (id) => {
     ui.zone = id;
     changed(obs);
   });
-  const tiles = deckTiles({ class: "deck districts", "aria-label": "the districts" }, districts, counts, districtElement, (name) =>
+  const tiles = deckTiles({ class: "deck districts", "aria-label": T("districts") }, districts, counts, districtElement, (name) =>
     edit(() => place(obs, name))(),
   );
 
@@ -265,26 +594,26 @@ function renderSetup(root, obs, changed) {
     "div",
     { class: "counters" },
     ...obs.players.map((view, q) =>
-      counterRow({ name: playerName(obs, q), id: q, label: "Gold", view, field: "gold", edit, mine: q === me, handMax: 40 }),
+      counterRow({ name: playerName(obs, q), id: q, label: T("gold"), view, field: "gold", edit, mine: q === me, handMax: 40 }),
     ),
   );
 
   replaceKeepingFocus(
     root,
     general,
-    rulesEditor(RULES, obs.rules, edit),
-    el("h2", {}, "Districts"),
-    el("p", { class: "muted" }, "Choose a place, then tap districts to put them there; tap a placed district to take it back. Cities list districts in the order built."),
+    rulesEditor(RULES, obs.rules, edit, rulesWords),
+    el("h2", {}, T("heading.districts")),
+    el("p", { class: "muted" }, T("districts_help")),
     tabs,
     tiles,
-    cardsBox("hand", "Your hand", obs.players[me].hand),
-    ...obs.players.map((view, q) => cardsBox(`city:${q}`, `${playerName(obs, q)}: city`, view.city, view)),
-    cardsBox("drawn", "Drawn, to keep or put back", obs.decision.drawn),
-    el("h2", {}, "Gold and hands"),
+    cardsBox("hand", T("zone.hand"), obs.players[me].hand),
+    ...obs.players.map((view, q) => cardsBox(`city:${q}`, T("zone.city", { who: playerName(obs, q) }), view.city, view)),
+    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
+    el("h2", {}, T("heading.gold")),
     players,
-    el("h2", {}, "Characters"),
+    el("h2", {}, T("heading.characters")),
     characterEditor(obs, edit),
-    el("h2", {}, "Pending decision"),
+    el("h2", {}, T("heading.pending")),
     decisionEditor(obs, edit),
   );
 }
@@ -308,13 +637,13 @@ function characterEditor(obs, edit) {
   const has = (list, c) => list.includes(toCharacter(c));
   const rows = [];
   if (faceUpOf(n)) {
-    rows.push(el("div", { class: "row", "data-row": "face-up" }, el("strong", {}, `Face up (${faceUpOf(n)})`),
+    rows.push(el("div", { class: "row", "data-row": "face-up" }, el("strong", {}, T("face_up", { count: faceUpOf(n) })),
       ...CHARACTERS.filter((c) => c !== "king").map((c) =>
         chip(c, has(dr.face_up, c), { "data-face-up": c }, edit(() => toggleFaceUp(obs, toCharacter(c)))))));
   }
   for (let k = 0; k < Math.max(picksOf(n), dr.shown.length); k++) {
     const shown = dr.shown[k] ? dr.shown[k].characters || [] : [];
-    rows.push(el("div", { class: "row", "data-row": `shown-${k}` }, el("strong", {}, `Shown at your pick ${k + 1}`),
+    rows.push(el("div", { class: "row", "data-row": `shown-${k}` }, el("strong", {}, T("shown_at", { n: k + 1 })),
       ...CHARACTERS.map((c) => chip(c, shown.includes(toCharacter(c)), { "data-shown": `${k}-${c}` }, edit(() => {
         while (dr.shown.length <= k) dr.shown.push({ characters: [] });
         dr.shown[k].characters = dr.shown[k].characters || [];
@@ -324,17 +653,17 @@ function characterEditor(obs, edit) {
         while (dr.shown.length && !(dr.shown[dr.shown.length - 1].characters || []).length) dr.shown.pop();
       })))));
   }
-  rows.push(el("div", { class: "row", "data-row": "picks" }, el("strong", {}, "Your picks"),
+  rows.push(el("div", { class: "row", "data-row": "picks" }, el("strong", {}, T("picks")),
     ...CHARACTERS.map((c) => chip(c, has(dr.picks, c), { "data-pick": c }, edit(() => toggleIn(dr.picks, toCharacter(c)))))));
   if (n <= 3 || n === 7) {
-    rows.push(el("div", { class: "row", "data-row": "discards" }, el("strong", {}, "You put face down"),
+    rows.push(el("div", { class: "row", "data-row": "discards" }, el("strong", {}, T("discards")),
       ...CHARACTERS.map((c) => chip(c, has(dr.discards, c), { "data-discard": c }, edit(() => toggleIn(dr.discards, toCharacter(c)))))));
   }
   const holder = {};
   for (const r of obs.revealed) holder[characterName(r.character)] = r.player || 0;
   const players = obs.players.map((_, q) => [q, playerName(obs, q)]);
-  const revealed = el("div", { class: "row", "data-row": "revealed" }, el("strong", {}, "Revealed this round"),
-    ...CHARACTERS.map((c) => select(`revealed-${c}`, title(c), [["", "—"], ...players], holder[c] ?? "", (v) => edit(() => {
+  const revealed = el("div", { class: "row", "data-row": "revealed" }, el("strong", {}, T("revealed")),
+    ...CHARACTERS.map((c) => select(`revealed-${c}`, character(c), [["", "—"], ...players], holder[c] ?? "", (v) => edit(() => {
       obs.revealed = obs.revealed.filter((r) => characterName(r.character) !== c);
       if (v !== "") obs.revealed.push({ character: toCharacter(c), player: Number(v) });
       if (c === "king" && v !== "") obs.crown = Number(v);
@@ -342,10 +671,10 @@ function characterEditor(obs, edit) {
         if (q !== (obs.observer || 0)) view.characters = obs.revealed.filter((r) => (r.player || 0) === q).map((r) => r.character);
       });
     })())));
-  const none = [["", "nobody"], ...CHARACTERS.map((c) => [toCharacter(c), title(c)])];
+  const none = [["", T("nobody")], ...CHARACTERS.map((c) => [toCharacter(c), character(c)])];
   const struck = el("div", { class: "row" },
-    select("killed", "Killed", none, obs.killed || "", (v) => edit(() => (v ? (obs.killed = v) : delete obs.killed))()),
-    select("robbed", "Robbed", none, obs.robbed || "", (v) => edit(() => (v ? (obs.robbed = v) : delete obs.robbed))()));
+    select("killed", T("killed"), none, obs.killed || "", (v) => edit(() => (v ? (obs.killed = v) : delete obs.killed))()),
+    select("robbed", T("robbed"), none, obs.robbed || "", (v) => edit(() => (v ? (obs.robbed = v) : delete obs.robbed))()));
   return el("div", { class: "characters" }, ...rows, revealed, struck);
 }
 
@@ -355,7 +684,7 @@ function decisionEditor(obs, edit) {
   const d = obs.decision;
   const phase = phaseOf(obs);
   const parts = [
-    select("phase", "Decision", PHASES, phase, (v) => edit(() => {
+    select("phase", T("decision"), PHASES.map((p) => [p, T(`phase.${p}`)]), phase, (v) => edit(() => {
       obs.decision = { phase: P_PREFIX + v, player: d.player || 0, drawn: d.drawn };
       if (v === "END") delete obs.decision.player;
       if (v === "PICK" || v === "DISCARD") obs.draft.step = 0;
@@ -365,21 +694,21 @@ function decisionEditor(obs, edit) {
   ];
   if (phase === "PICK" || phase === "DISCARD") {
     const steps = draftSteps(obs.players.length);
-    parts.push(el("label", {}, "Draft step", stepper("draft-step", obs.draft.step, 0, steps - 1, (v) => edit(() => (obs.draft.step = v))())));
-    parts.push(select("to-act", "To act", obs.players.map((_, q) => [q, playerName(obs, q)]), d.player || 0, (v) => edit(() => (d.player = Number(v)))()));
+    parts.push(el("label", {}, T("draft_step"), stepper("draft-step", obs.draft.step, 0, steps - 1, (v) => edit(() => (obs.draft.step = v))(), T("draft_step"))));
+    parts.push(select("to-act", T("to_act"), obs.players.map((_, q) => [q, playerName(obs, q)]), d.player || 0, (v) => edit(() => (d.player = Number(v)))()));
   } else if (phase !== "END") {
-    const turns = obs.revealed.map((r) => [r.character, `${title(characterName(r.character))} (${playerName(obs, r.player || 0)})`]);
-    parts.push(select("called", "Whose turn", [["", "—"], ...turns], d.called || "", (v) => edit(() => {
+    const turns = obs.revealed.map((r) => [r.character, T("turn_of", { character: character(characterName(r.character)), who: playerName(obs, r.player || 0) })]);
+    parts.push(select("called", T("whose_turn"), [["", "—"], ...turns], d.called || "", (v) => edit(() => {
       d.called = v || undefined;
       const r = obs.revealed.find((x) => x.character === v);
       if (r) d.player = r.player || 0;
     })()));
-    parts.push(el("label", {}, "Builds left", stepper("builds-left", d.builds_left || 0, 0, 3, (v) => edit(() => (d.builds_left = v))())));
-    if (phase === "KEEP") parts.push(el("label", {}, "Keep", stepper("keep-left", d.keep_left || 0, 1, 2, (v) => edit(() => (d.keep_left = v))())));
-    parts.push(checkbox("income-done", "income collected", d, "income_done", edit));
-    parts.push(checkbox("power-done", "power used", d, "power_done", edit));
+    parts.push(el("label", {}, T("builds_left"), stepper("builds-left", d.builds_left || 0, 0, 3, (v) => edit(() => (d.builds_left = v))(), T("builds_left"))));
+    if (phase === "KEEP") parts.push(el("label", {}, T("keep"), stepper("keep-left", d.keep_left || 0, 1, 2, (v) => edit(() => (d.keep_left = v))(), T("keep"))));
+    parts.push(checkbox("income-done", T("income_done"), d, "income_done", edit));
+    parts.push(checkbox("power-done", T("power_done"), d, "power_done", edit));
     if ((phase === "REDRAW" || phase === "GRAVEYARD") && obs.rules.powers_before_resources) {
-      parts.push(checkbox("before-resources", "before gold or cards", d, "before_resources", edit));
+      parts.push(checkbox("before-resources", T("before_resources"), d, "before_resources", edit));
     }
   }
   return el("div", { class: "row" }, ...parts);
@@ -388,7 +717,7 @@ function decisionEditor(obs, edit) {
 // -- words -------------------------------------------------------------------------------
 
 function cost(name) {
-  return costOf(name) ? ` (${costOf(name)} gold)` : "";
+  return costOf(name) ? T("cost", { cost: costOf(name) }) : "";
 }
 
 function describeMove(text, obs) {
@@ -396,97 +725,128 @@ function describeMove(text, obs) {
   const player = (p) => (p ? playerName(obs, Number(p.slice(1))) : "");
   switch (verb) {
     case "pick":
-      return `Pick the ${title(a)}`;
+      return T("move.pick", { character: theCharacter(a) });
     case "discard":
-      return `Put the ${title(a)} face down`;
+      return T("move.discard", { character: theCharacter(a) });
     case "gold":
-      return "Take 2 gold";
+      return T("move.gold");
     case "cards":
-      return "Draw districts";
+      return T("move.cards");
     case "keep":
-      return `Keep ${words(a)}`;
+      return T("move.keep", { district: words(a) });
     case "return":
-      return `Put ${words(a)} back under the deck (keep the others)`;
+      return T("move.return", { district: words(a) });
     case "build":
-      return `Build ${words(a)}${cost(a)}`;
+      return T("move.build", { district: words(a), cost: cost(a) });
     case "income":
-      return "Collect income";
+      return T("move.income");
     case "kill":
-      return `Kill the ${title(a)}`;
+      return T("move.kill", { character: theCharacter(a) });
     case "rob":
-      return `Rob the ${title(a)}`;
+      return T("move.rob", { character: theCharacter(a) });
     case "swap":
-      return `Swap hands with ${player(a)}`;
+      return T("move.swap", { who: player(a) });
     case "redraw":
-      return a === "done" ? "Draw as many as put under" : `Put ${words(a)} under the deck`;
+      return a === "done" ? T("move.redraw_done") : T("move.redraw", { district: words(a) });
     case "destroy":
-      return `Destroy ${player(a) === "You" ? "your" : `${player(a)}'s`} ${words(b)}`;
+      return Number(a.slice(1)) === (obs.observer || 0) ? T("move.destroy_own", { district: words(b) }) : T("move.destroy", { who: player(a), district: words(b) });
     case "laboratory":
-      return `Laboratory: discard ${words(a)} for 2 gold`;
+      return T("move.laboratory", { district: words(a) });
     case "smithy":
-      return "Smithy: pay 2 gold, draw 3";
+      return T("move.smithy");
     case "graveyard":
-      return a === "take" ? "Graveyard: pay 1 gold to take the district" : "Graveyard: let it go";
+      return a === "take" ? T("move.graveyard_take") : T("move.graveyard_leave");
     case "end":
-      return "End the turn";
+      return T("move.end");
     default:
       return text;
   }
 }
 
 function describeField(path) {
-  if (/^revealed\[(\d+)\]/.test(path)) return `the district you named (${Number(path.match(/\d+/)[0]) + 1})`;
+  if (/^revealed\[(\d+)\]/.test(path)) return T("field.revealed", { n: Number(path.match(/\d+/)[0]) + 1 });
   const p = path.replace(/^observation\./, "").replace(/^citadels\./, "");
-  const who = (q) => `P${Number(q) + 1}`;
+  const who = (q) => seat(Number(q));
   const rules = [
-    [/^players\[(\d)\]\.city\[(\d+)\]/, (m) => `${who(m[1])}'s city, district ${Number(m[2]) + 1}`],
-    [/^players\[(\d)\]\.built_rounds/, (m) => `${who(m[1])}'s city (the rounds built)`],
-    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => `${who(m[1])}'s hand, district ${Number(m[2]) + 1}`],
-    [/^players\[(\d)\]\.hand/, (m) => `${who(m[1])}'s hand`],
-    [/^players\[(\d)\]\.gold/, (m) => `${who(m[1])}'s gold`],
-    [/^players\[(\d)\]\.characters/, (m) => `${who(m[1])}'s characters`],
+    [/^players\[(\d)\]\.city\[(\d+)\]/, (m) => T("field.city", { who: who(m[1]), n: Number(m[2]) + 1 })],
+    [/^players\[(\d)\]\.built_rounds/, (m) => T("field.built_rounds", { who: who(m[1]) })],
+    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => T("field.hand_card", { who: who(m[1]), n: Number(m[2]) + 1 })],
+    [/^players\[(\d)\]\.hand/, (m) => T("field.hand", { who: who(m[1]) })],
+    [/^players\[(\d)\]\.gold/, (m) => T("field.gold", { who: who(m[1]) })],
+    [/^players\[(\d)\]\.characters/, (m) => T("field.characters", { who: who(m[1]) })],
     [/^players\[(\d)\]/, (m) => who(m[1])],
-    [/^draft\.face_up/, () => "the face-up characters"],
-    [/^draft\.shown\[(\d+)\]/, (m) => `the characters shown at your pick ${Number(m[1]) + 1}`],
-    [/^draft\.shown/, () => "the characters shown at your picks"],
-    [/^draft\.picks/, () => "your picks"],
-    [/^draft\.discards/, () => "the characters you put face down"],
-    [/^draft\.step/, () => "the draft step"],
-    [/^draft/, () => "the character draft"],
-    [/^revealed\[(\d+)\]/, () => "the revealed characters"],
-    [/^(killed|robbed)/, (m) => `the ${m[1]} character`],
-    [/^crown/, () => "the crown"],
-    [/^first_picker/, () => "who picked first"],
-    [/^decision\.called/, () => "whose turn it is"],
-    [/^decision\.drawn/, () => "the drawn districts"],
-    [/^decision/, () => "the pending decision"],
-    [/^deck_size/, () => "the deck (what the other counts leave)"],
-    [/^round/, () => "the round"],
-    [/^observer/, () => "who you are"],
+    [/^draft\.face_up/, () => T("field.face_up")],
+    [/^draft\.shown\[(\d+)\]/, (m) => T("field.shown_n", { n: Number(m[1]) + 1 })],
+    [/^draft\.shown/, () => T("field.shown")],
+    [/^draft\.picks/, () => T("field.picks")],
+    [/^draft\.discards/, () => T("field.discards")],
+    [/^draft\.step/, () => T("field.step")],
+    [/^draft/, () => T("field.draft")],
+    [/^revealed\[(\d+)\]/, () => T("field.revealed_characters")],
+    [/^(killed|robbed)/, (m) => T(`field.${m[1]}`)],
+    [/^crown/, () => T("field.crown")],
+    [/^first_picker/, () => T("field.first_picker")],
+    [/^decision\.called/, () => T("field.called")],
+    [/^decision\.drawn/, () => T("field.drawn")],
+    [/^decision/, () => T("field.decision")],
+    [/^deck_size/, () => T("field.deck")],
+    [/^round/, () => T("field.round")],
+    [/^observer/, () => T("field.observer")],
   ];
   const place = inWords(rules, p);
   // A refused draft: what the page sees wrong in it, when it sees something.
   const reasons = p.startsWith("draft") && ui.drawn ? draftReasons(ui.drawn) : [];
-  return reasons.length ? `${place} (${reasons.join("; ")})` : place;
+  return reasons.length ? T("field.reasons", { place, reasons: reasons.join("; ") }) : place;
+}
+
+// A rules option's name and description: the game's words, else the service's.
+function rulesWords(option) {
+  const key = `citadels.rule.${option.name}`;
+  return key in CATALOGUE.en ? { name: T(`rule.${option.name}`), help: T(`rule.${option.name}.help`) } : { name: option.name, help: option.description };
+}
+
+// What a reveal slot asks, where the game words it: the districts drawn, the one built.
+function describeSlot(slot) {
+  const place = slot.place || "";
+  if (slot.kind === "REVEAL_KIND_DRAWN_CARD") return T(place.includes("decision.drawn") ? "slot.drawn" : "slot.hand");
+  return null;
+}
+
+// A part of what the table showed (the service's words, "P2 is the merchant", "the crown to
+// you", "face up: thief, bishop", "round 3"), in words; as it is when it is none of them.
+function describeOption(option) {
+  const seatOf = (who) => (who === "you" ? t("you") : seat(Number(who.slice(1)) - 1));
+  const characters = (list) => list.split(", ").map(character).join(", ");
+  return option.split("; ").map((part) => {
+    let m;
+    if (part === "nothing more") return t("option.nothing_more");
+    if ((m = /^round (\d+)$/.exec(part))) return T("outcome.round", { n: m[1] });
+    if ((m = /^you are the (\w+)$/.exec(part)) && CHARACTERS.includes(m[1])) return T("outcome.you_are", { character: theCharacter(m[1]) });
+    if ((m = /^(P\d+) is the (\w+)$/.exec(part)) && CHARACTERS.includes(m[2])) return T("outcome.is", { who: seatOf(m[1]), character: theCharacter(m[2]) });
+    if ((m = /^the crown to (you|P\d+)$/.exec(part))) return T("outcome.crown", { who: seatOf(m[1]) });
+    if ((m = /^face up: ([\w, ]+)$/.exec(part))) return T("outcome.face_up", { characters: characters(m[1]) });
+    if ((m = /^you are handed: ([\w, ]+)$/.exec(part))) return T("outcome.handed", { characters: characters(m[1]) });
+    return part;
+  }).join("; ");
 }
 
 // The places of the deal the player sees (js/games/index.js's dealPlaces): 2-3 players have
 // no face-up characters, and a seat that does not pick first is shown none yet.
 const mine = (obs) => obs.players[obs.observer || 0];
 const DEAL_PLACES = [
-  { key: "hand", where: "Your hand", what: "the districts you were dealt", list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
+  { key: "hand", where: () => T("zone.hand"), what: () => T("deal.hand"), list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
   {
     key: "face_up",
-    where: "Face up (under Characters)",
-    what: "the characters laid face up",
+    where: () => T("deal.face_up_where"),
+    what: () => T("deal.face_up"),
     list: (o) => (o.draft && o.draft.face_up) || [],
     clear: (o) => (o.draft.face_up = []),
     exact: true,
   },
   {
     key: "shown",
-    where: "Shown at your pick 1 (under Characters)",
-    what: "the characters you were handed to pick from",
+    where: () => T("deal.shown_where"),
+    what: () => T("deal.shown"),
     list: (o) => (o.draft && o.draft.shown && o.draft.shown[0] && o.draft.shown[0].characters) || [],
     clear: (o) => (o.draft.shown = []),
     exact: true,
@@ -497,5 +857,9 @@ export default function make(info) {
   districts = new CardTable(info.cards);
   RULES = info.rules_options || [];
   const revealChoices = (obs) => choices(districts, left(normalize(obs)), words, districtElement);
-  return { blank, renderSetup, describeMove, describeField, revealChoices, dealPlaces: DEAL_PLACES, firstPlayer: "P1 holds the crown and picks first." };
+  const cardWords = (name) => (name === "?" || districts.kind(name) >= 0 ? words(name) : null);
+  return {
+    blank, renderSetup, describeMove, describeField, revealChoices, cardWords, describeSlot, describeOption, rulesWords,
+    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"),
+  };
 }

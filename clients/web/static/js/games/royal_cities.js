@@ -3,6 +3,7 @@
 // `royal_cities` branch of a regent.v1.Observation in protobuf JSON; the engine, not this
 // page, decides whether it can happen and what is legal. The cards (colour, value, effect,
 // copies) and the rules options come from the service's description of the game.
+import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
 import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
 
@@ -10,24 +11,232 @@ import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedC
 const WHITE = "white";
 const PREFIX = "ROYAL_CITIES_COLOUR_";
 const PHASE_PREFIX = "ROYAL_CITIES_PHASE_";
-// [phase, label, who plays it: "table" (2-4 players), "solo" (1 player) or "" (both)]
+// [phase, who plays it: "table" (2-4 players), "solo" (1 player) or "" (both)]; its label is
+// the text "royal_cities.phase.<PHASE>".
 const PHASES = [
-  ["TURN", "Turn: play a card, then buy or add", ""],
-  ["EFFECT", "Choose a played card's effect target", ""],
-  ["KNIGHT_DESTINATION", "Knight: choose the destination City", ""],
-  ["PURCHASE", "Buying from the Market", ""],
-  ["HERO_KEEP", "Hero: choose the card to add", "table"],
-  ["CONSTRUCT", "Season's end: secret construction", ""],
-  ["PASS", "Setup: pass cards", "table"],
-  ["FIRST_BUILD", "Setup: first build", "table"],
-  ["SOLO_OWN", "Solo setup: your first build", "solo"],
-  ["SOLO_REGENT", "Solo setup: the Regent's card", "solo"],
-  ["SOLO_ADD", "Solo: a card for the Regent", "solo"],
-  ["REGENT_WHITE", "Solo: the Regent's white card", "solo"],
-  ["TAX", "Solo: Royal Taxes", "solo"],
-  ["SOLO_TRIM", "Solo: trim the Market to four", "solo"],
-  ["END", "The game is over", ""],
+  ["TURN", ""], ["EFFECT", ""], ["KNIGHT_DESTINATION", ""], ["PURCHASE", ""], ["HERO_KEEP", "table"],
+  ["CONSTRUCT", ""], ["PASS", "table"], ["FIRST_BUILD", "table"], ["SOLO_OWN", "solo"],
+  ["SOLO_REGENT", "solo"], ["SOLO_ADD", "solo"], ["REGENT_WHITE", "solo"], ["TAX", "solo"],
+  ["SOLO_TRIM", "solo"], ["END", ""],
 ];
+
+// The game's words, in its rulebooks' own names (royal-cities.en.md, royal-cities.fr.md).
+export const CATALOGUE = {
+  en: {
+    "royal_cities.title": "Royal Cities",
+    "royal_cities.first_player": "P1 is the starting player.",
+    "royal_cities.colour.purple": "purple", "royal_cities.colour.yellow": "yellow", "royal_cities.colour.pink": "pink",
+    "royal_cities.colour.red": "red", "royal_cities.colour.blue": "blue", "royal_cities.colour.green": "green",
+    "royal_cities.colour.white": "white",
+    "royal_cities.effect.0": "Emptiness", "royal_cities.effect.1": "Villager", "royal_cities.effect.2": "Jester",
+    "royal_cities.effect.3": "Assassin", "royal_cities.effect.4": "Merchant", "royal_cities.effect.5": "Knight",
+    "royal_cities.effect.6": "Astrologer",
+    "royal_cities.card": "{Colour} {value}",
+    "royal_cities.card.unknown": "a card",
+    "royal_cities.city": "{Colour} City",
+    "royal_cities.vp": "VP",
+    "royal_cities.phase.TURN": "Turn: play a card, then buy or add",
+    "royal_cities.phase.EFFECT": "Choose a played card's effect target",
+    "royal_cities.phase.KNIGHT_DESTINATION": "Knight: choose the destination City",
+    "royal_cities.phase.PURCHASE": "Buying from the Market",
+    "royal_cities.phase.HERO_KEEP": "Hero: choose the card to add",
+    "royal_cities.phase.CONSTRUCT": "Season's end: secret construction",
+    "royal_cities.phase.PASS": "Setup: pass cards",
+    "royal_cities.phase.FIRST_BUILD": "Setup: first build",
+    "royal_cities.phase.SOLO_OWN": "Solo setup: your first build",
+    "royal_cities.phase.SOLO_REGENT": "Solo setup: the Regent's card",
+    "royal_cities.phase.SOLO_ADD": "Solo: a card for the Regent",
+    "royal_cities.phase.REGENT_WHITE": "Solo: the Regent's white card",
+    "royal_cities.phase.TAX": "Solo: Royal Taxes",
+    "royal_cities.phase.SOLO_TRIM": "Solo: trim the Market to four",
+    "royal_cities.phase.END": "The game is over",
+    "royal_cities.zone.hand": "Your hand",
+    "royal_cities.zone.market": "Market",
+    "royal_cities.zone.market_up": "Market (face up)",
+    "royal_cities.zone.discard": "Discard pile",
+    "royal_cities.zone.drawn": "Drawn, not placed yet",
+    "royal_cities.zone.cities": "{who}: Cities",
+    "royal_cities.regent": "the Regent",
+    "royal_cities.regent.capital": "The Regent",
+    "royal_cities.zones": "where tapped cards go",
+    "royal_cities.deck": "the deck",
+    "royal_cities.you_are": "You are",
+    "royal_cities.season": "Season",
+    "royal_cities.reserve": "Reserve",
+    "royal_cities.pile": "Draw pile: {count} (what the rest leaves)",
+    "royal_cities.cards": "Cards",
+    "royal_cities.cards_help": "Choose a place, then tap cards in the deck to put them there; tap a placed card to take it back. Cities fill from the bottom.",
+    "royal_cities.white_city": "Which City does {card} go to?",
+    "royal_cities.hero_up": "Hero up",
+    "royal_cities.bought": "Bought this Season",
+    "royal_cities.scores": "Scores and hands",
+    "royal_cities.pending": "Pending decision",
+    "royal_cities.to_act": "To act",
+    "royal_cities.decision": "Decision",
+    "royal_cities.effect": "Effect",
+    "royal_cities.turn_played": "already played a card",
+    "royal_cities.move.play_hand": "Play {card} from your hand ({effect})",
+    "royal_cities.move.play_hand_unknown": "Play a card from the hand",
+    "royal_cities.move.play_city": "Play the top card of your {city}",
+    "royal_cities.move.purchase": "Buy from the Market",
+    "royal_cities.move.add_hero": "Add a card to the Market with your Hero (draw two, keep one)",
+    "royal_cities.move.add": "Add a card to the Market",
+    "royal_cities.move.buy": "Buy {card}",
+    "royal_cities.move.build": "Build {card} in your {city}",
+    "royal_cities.move.build_regent": "Build {card} in the Regent's {city}",
+    "royal_cities.move.stop": "Stop: nothing more",
+    "royal_cities.move.pass": "Pass {card}",
+    "royal_cities.move.keep": "Keep {card} for the Market",
+    "royal_cities.move.discard": "Discard {card} from the Market",
+    "royal_cities.move.take": "Take {card} from the Market",
+    "royal_cities.move.city": "Your {city}",
+    "royal_cities.move.target_regent": "The top card of the Regent's {city}",
+    "royal_cities.move.target_you": "The top card of your {city}",
+    "royal_cities.move.target": "The top card of {who}'s {city}",
+    "royal_cities.move.regent": "Give {card} to the Regent's {city}",
+    "royal_cities.move.tax": "Tax your {city}",
+    "royal_cities.field.city_card": "{who}'s {city}, card {n} from the bottom",
+    "royal_cities.field.city": "{who}'s {city}",
+    "royal_cities.field.hand_card": "{who}'s hand, card {n}",
+    "royal_cities.field.hand_size": "{who}'s hand size",
+    "royal_cities.field.vp": "{who}'s VP",
+    "royal_cities.field.regent_card": "the Regent's {city}, card {n}",
+    "royal_cities.field.market": "the Market, card {n}",
+    "royal_cities.field.discard": "the discard pile, card {n}",
+    "royal_cities.field.drawn": "the drawn cards, card {n}",
+    "royal_cities.field.decision": "the pending decision",
+    "royal_cities.field.pile": "the draw pile (what the other counts leave)",
+    "royal_cities.field.reserve": "the Reserve",
+    "royal_cities.field.season": "the Season",
+    "royal_cities.field.observer": "who you are",
+    "royal_cities.field.revealed": "the card you named ({n})",
+    "royal_cities.deal.hand": "the cards you were dealt",
+    "royal_cities.deal.market": "the cards laid face up in the Market",
+    "royal_cities.deal.discard": "the cards the Market's setup discarded, if any",
+    "royal_cities.deal.regent": "the cards the Regent's Cities start with",
+    "royal_cities.slot.market": "the card turned up from the draw pile for the Market",
+    "royal_cities.rule.crown_through_white": "crown through white",
+    "royal_cities.rule.crown_through_white.help": "count the top crown of the highest purple card even under a white card",
+    "royal_cities.rule.hero_on_every_revolt": "Hero on every Revolt",
+    "royal_cities.rule.hero_on_every_revolt.help": "a Revolt turns the Hero face up whether or not the revolter had purchased",
+    "royal_cities.rule.white_with_existing_partner": "white with an existing partner",
+    "royal_cities.rule.white_with_existing_partner.help": "a white card may be built with a coloured card already in that City",
+    "royal_cities.rule.catch_up_upper_inclusive": "catch-up, upper bound included",
+    "royal_cities.rule.catch_up_upper_inclusive.help": "catch-up bonus spaces b counted as own < b <= leader (not own <= b < leader)",
+    "royal_cities.rule.expert_royal_taxes": "expert Royal Taxes",
+    "royal_cities.rule.expert_royal_taxes.help": "solo: the expert Royal Taxes (1, 2, then 3 Cities)",
+    "royal_cities.rule.regent_scores_revolts": "the Regent scores Revolts",
+    "royal_cities.rule.regent_scores_revolts.help": "solo: a Revolt before purchasing gives the Regent its VP, as any other Noble",
+  },
+  fr: {
+    "royal_cities.title": "Cités Royales",
+    "royal_cities.first_player": "J1 est le premier joueur ou la première joueuse.",
+    "royal_cities.colour.purple": "violet", "royal_cities.colour.yellow": "jaune", "royal_cities.colour.pink": "rose",
+    "royal_cities.colour.red": "rouge", "royal_cities.colour.blue": "bleu", "royal_cities.colour.green": "vert",
+    "royal_cities.colour.white": "blanc",
+    "royal_cities.effect.0": "Le Vide", "royal_cities.effect.1": "La Villageoise", "royal_cities.effect.2": "Le Bouffon",
+    "royal_cities.effect.3": "L'Assassin", "royal_cities.effect.4": "La Marchande", "royal_cities.effect.5": "Le Chevalier",
+    "royal_cities.effect.6": "L'Astrologue",
+    "royal_cities.card": "{value} {colour}",
+    "royal_cities.card.unknown": "une carte",
+    "royal_cities.city": "Cité {colour}",
+    "royal_cities.vp": "PV",
+    "royal_cities.phase.TURN": "Tour : jouer une carte, puis acheter ou ajouter",
+    "royal_cities.phase.EFFECT": "Choisir la cible de l'effet de la carte jouée",
+    "royal_cities.phase.KNIGHT_DESTINATION": "Chevalier : choisir la Cité de destination",
+    "royal_cities.phase.PURCHASE": "Achat au Marché",
+    "royal_cities.phase.HERO_KEEP": "Héros : choisir la carte à ajouter",
+    "royal_cities.phase.CONSTRUCT": "Fin de Saison : construction secrète",
+    "royal_cities.phase.PASS": "Mise en place : passer des cartes",
+    "royal_cities.phase.FIRST_BUILD": "Mise en place : première construction",
+    "royal_cities.phase.SOLO_OWN": "Mise en place solo : votre première construction",
+    "royal_cities.phase.SOLO_REGENT": "Mise en place solo : la carte du Régent",
+    "royal_cities.phase.SOLO_ADD": "Solo : une carte pour le Régent",
+    "royal_cities.phase.REGENT_WHITE": "Solo : la carte blanche du Régent",
+    "royal_cities.phase.TAX": "Solo : Impôts royaux",
+    "royal_cities.phase.SOLO_TRIM": "Solo : réduire le Marché à quatre cartes",
+    "royal_cities.phase.END": "La partie est finie",
+    "royal_cities.zone.hand": "Votre main",
+    "royal_cities.zone.market": "Marché",
+    "royal_cities.zone.market_up": "Marché (face visible)",
+    "royal_cities.zone.discard": "Défausse",
+    "royal_cities.zone.drawn": "Piochées, pas encore placées",
+    "royal_cities.zone.cities": "{who} : Cités",
+    "royal_cities.regent": "le Régent",
+    "royal_cities.regent.capital": "Le Régent",
+    "royal_cities.zones": "où vont les cartes touchées",
+    "royal_cities.deck": "les cartes",
+    "royal_cities.you_are": "Vous êtes",
+    "royal_cities.season": "Saison",
+    "royal_cities.reserve": "Réserve",
+    "royal_cities.pile": "Pioche : {count} (ce que le reste laisse)",
+    "royal_cities.cards": "Cartes",
+    "royal_cities.cards_help": "Choisissez un endroit, puis touchez les cartes pour les y mettre ; touchez une carte placée pour la reprendre. Les Cités se remplissent par le bas.",
+    "royal_cities.white_city": "Dans quelle Cité va {card} ?",
+    "royal_cities.hero_up": "Héros face visible",
+    "royal_cities.bought": "A acheté cette Saison",
+    "royal_cities.scores": "Points et mains",
+    "royal_cities.pending": "Décision en attente",
+    "royal_cities.to_act": "À jouer",
+    "royal_cities.decision": "Décision",
+    "royal_cities.effect": "Effet",
+    "royal_cities.turn_played": "a déjà joué une carte",
+    "royal_cities.move.play_hand": "Jouer {card} de votre main ({effect})",
+    "royal_cities.move.play_hand_unknown": "Jouer une carte de la main",
+    "royal_cities.move.play_city": "Jouer la carte la plus haute de votre {city}",
+    "royal_cities.move.purchase": "Acheter au Marché",
+    "royal_cities.move.add_hero": "Ajouter une carte au Marché avec votre Héros (en piocher deux, en garder une)",
+    "royal_cities.move.add": "Ajouter une carte au Marché",
+    "royal_cities.move.buy": "Acheter {card}",
+    "royal_cities.move.build": "Construire {card} dans votre {city}",
+    "royal_cities.move.build_regent": "Construire {card} dans la {city} du Régent",
+    "royal_cities.move.stop": "Arrêter : rien de plus",
+    "royal_cities.move.pass": "Passer {card}",
+    "royal_cities.move.keep": "Garder {card} pour le Marché",
+    "royal_cities.move.discard": "Défausser {card} du Marché",
+    "royal_cities.move.take": "Prendre {card} au Marché",
+    "royal_cities.move.city": "Votre {city}",
+    "royal_cities.move.target_regent": "La carte la plus haute de la {city} du Régent",
+    "royal_cities.move.target_you": "La carte la plus haute de votre {city}",
+    "royal_cities.move.target": "La carte la plus haute de la {city} de {who}",
+    "royal_cities.move.regent": "Donner {card} à la {city} du Régent",
+    "royal_cities.move.tax": "Imposer votre {city}",
+    "royal_cities.field.city_card": "{city} de {who}, carte {n} en partant du bas",
+    "royal_cities.field.city": "{city} de {who}",
+    "royal_cities.field.hand_card": "main de {who}, carte {n}",
+    "royal_cities.field.hand_size": "taille de la main de {who}",
+    "royal_cities.field.vp": "PV de {who}",
+    "royal_cities.field.regent_card": "{city} du Régent, carte {n}",
+    "royal_cities.field.market": "le Marché, carte {n}",
+    "royal_cities.field.discard": "la défausse, carte {n}",
+    "royal_cities.field.drawn": "les cartes piochées, carte {n}",
+    "royal_cities.field.decision": "la décision en attente",
+    "royal_cities.field.pile": "la pioche (ce que les autres nombres laissent)",
+    "royal_cities.field.reserve": "la Réserve",
+    "royal_cities.field.season": "la Saison",
+    "royal_cities.field.observer": "qui vous êtes",
+    "royal_cities.field.revealed": "la carte que vous avez nommée ({n})",
+    "royal_cities.deal.hand": "les cartes qui vous ont été distribuées",
+    "royal_cities.deal.market": "les cartes posées face visible au Marché",
+    "royal_cities.deal.discard": "les cartes défaussées à la mise en place du Marché, s'il y en a",
+    "royal_cities.deal.regent": "les cartes de départ des Cités du Régent",
+    "royal_cities.slot.market": "la carte piochée pour le Marché",
+    "royal_cities.rule.crown_through_white": "couronne sous une carte blanche",
+    "royal_cities.rule.crown_through_white.help": "compter la couronne de la plus haute carte violette même sous une carte blanche",
+    "royal_cities.rule.hero_on_every_revolt": "Héros à chaque Révolte",
+    "royal_cities.rule.hero_on_every_revolt.help": "une Révolte retourne le Héros face visible, que la personne révoltée ait acheté ou non",
+    "royal_cities.rule.white_with_existing_partner": "blanche avec une carte déjà construite",
+    "royal_cities.rule.white_with_existing_partner.help": "une carte blanche peut être construite avec une carte de couleur déjà dans cette Cité",
+    "royal_cities.rule.catch_up_upper_inclusive": "rattrapage, borne haute comprise",
+    "royal_cities.rule.catch_up_upper_inclusive.help": "les cases Bonus de rattrapage b comptées pour soi < b <= meneur (et non soi <= b < meneur)",
+    "royal_cities.rule.expert_royal_taxes": "Impôts royaux experts",
+    "royal_cities.rule.expert_royal_taxes.help": "solo : les Impôts royaux experts (1, 2, puis 3 Cités)",
+    "royal_cities.rule.regent_scores_revolts": "le Régent marque aux Révoltes",
+    "royal_cities.rule.regent_scores_revolts.help": "solo : une Révolte avant l'achat donne ses PV au Régent, comme à tout autre Noble",
+  },
+};
+addCatalogues(CATALOGUE);
+const T = (key, params) => t(`royal_cities.${key}`, params);
 
 // Set by make() from the service's description: the card table, the Cities' colours (the
 // colours of the kinds but white, in kind order: the proto's City order), the effect of
@@ -36,7 +245,6 @@ let deck = new CardTable([]);
 let CITIES = [];
 let EFFECTS = [];
 let RULES = [];
-let SCORE_UNIT = "";
 
 // The place cards go when tapped in the deck, and a white card waiting for its City.
 const ui = { zone: "hand", white: null };
@@ -49,17 +257,20 @@ const byKind = (a, b) => deck.kind(cardName(a)) - deck.kind(cardName(b));
 const phaseOf = (obs) => ((obs.decision && obs.decision.phase) || "").replace(PHASE_PREFIX, "");
 
 function playerName(obs, q) {
-  if (q === "regent") return "the Regent";
-  return q === (obs.observer || 0) ? "You" : `P${q + 1}`;
+  if (q === "regent") return T("regent");
+  return q === (obs.observer || 0) ? t("you.capital") : seat(q);
 }
+
+const colourWords = (colour) => T(`colour.${colour}`);
+const cityWords = (colour) => T("city", { colour: colourWords(colour), Colour: title(colourWords(colour)) });
 
 function cardElement(name, extra = "") {
   const [colour, value] = [colourOf(name), valueOf(name)];
   return el(
     "span",
-    { class: `card c-${colour}`, title: `${title(colour)} ${value}` },
+    { class: `card c-${colour}`, title: cardWords(name) },
     el("span", { class: "value" }, value),
-    el("span", { class: "name" }, colour),
+    el("span", { class: "name" }, colourWords(colour)),
     extra ? el("span", { class: "left" }, extra) : null,
   );
 }
@@ -147,13 +358,13 @@ const left = (obs) => deck.left(placedCards(obs));
 
 function zones(obs) {
   const list = [
-    ["hand", "Your hand"],
-    ["market", "Market"],
-    ["discard", "Discard pile"],
-    ["drawn", "Drawn, not placed yet"],
+    ["hand", T("zone.hand")],
+    ["market", T("zone.market")],
+    ["discard", T("zone.discard")],
+    ["drawn", T("zone.drawn")],
   ];
-  obs.players.forEach((_, q) => list.push([`cities:${q}`, `${playerName(obs, q)}: Cities`]));
-  if (obs.regent) list.push(["cities:regent", "The Regent: Cities"]);
+  obs.players.forEach((_, q) => list.push([`cities:${q}`, T("zone.cities", { who: playerName(obs, q) })]));
+  if (obs.regent) list.push(["cities:regent", T("zone.cities", { who: T("regent.capital") })]);
   return list;
 }
 
@@ -186,8 +397,8 @@ function renderSetup(root, obs, changed) {
 
   const observer = el(
     "select",
-    { id: "observer", "aria-label": "you are" },
-    ...obs.players.map((_, q) => el("option", { value: q, selected: q === me }, `P${q + 1}`)),
+    { id: "observer", "aria-label": T("you_are") },
+    ...obs.players.map((_, q) => el("option", { value: q, selected: q === me }, seat(q))),
   );
   observer.onchange = edit(() => {
     const was = obs.players[me];
@@ -196,13 +407,13 @@ function renderSetup(root, obs, changed) {
     obs.observer = Number(observer.value);
   });
 
-  const tabs = zoneTabs("where tapped cards go", zones(obs), ui.zone, (id) => {
+  const tabs = zoneTabs(T("zones"), zones(obs), ui.zone, (id) => {
     ui.zone = id;
     ui.white = null;
     changed(obs);
   });
 
-  const tiles = deckTiles({ "aria-label": "the deck" }, deck, counts, cardElement, (name) => {
+  const tiles = deckTiles({ "aria-label": T("deck") }, deck, counts, cardElement, (name) => {
     if (colourOf(name) === WHITE && ui.zone.startsWith("cities:")) {
       ui.white = name;
       changed(obs);
@@ -215,9 +426,10 @@ function renderSetup(root, obs, changed) {
     ? el(
         "div",
         { class: "notice", id: "white-city" },
-        `Which City does ${ui.white} go to? `,
+        T("white_city", { card: cardWords(ui.white) }),
+        " ",
         ...CITIES.map((city, c) => {
-          const button = el("button", { type: "button", "data-city": city }, title(city));
+          const button = el("button", { type: "button", "data-city": city }, title(colourWords(city)));
           button.onclick = edit(() => {
             place(obs, ui.white, c);
             ui.white = null;
@@ -245,7 +457,7 @@ function renderSetup(root, obs, changed) {
         ...citiesOf(obs, owner).map((city, c) =>
           el(
             "div",
-            { class: `city city-${CITIES[c]}`, title: `${title(CITIES[c])} City`, "data-city": CITIES[c] },
+            { class: `city city-${CITIES[c]}`, title: cityWords(CITIES[c]), "data-city": CITIES[c] },
             ...city.cards.map((_, i) => removable(city.cards, i)),
           ),
         ),
@@ -257,40 +469,40 @@ function renderSetup(root, obs, changed) {
     { class: "counters" },
     ...obs.players.map((view, q) =>
       counterRow(
-        { name: playerName(obs, q), id: q, label: SCORE_UNIT, view, field: "vp", edit, mine: q === me, handMax: 30 },
-        solo ? null : checkbox(`hero-${q}`, "Hero up", view, "hero_up", edit),
-        checkbox(`purchased-${q}`, "Bought this Season", view, "purchased", edit),
+        { name: playerName(obs, q), id: q, label: T("vp"), view, field: "vp", edit, mine: q === me, handMax: 30 },
+        solo ? null : checkbox(`hero-${q}`, T("hero_up"), view, "hero_up", edit),
+        checkbox(`purchased-${q}`, T("bought"), view, "purchased", edit),
       ),
     ),
-    solo ? counterRow({ name: "The Regent", id: "regent", label: SCORE_UNIT, view: obs.regent, field: "vp", edit }) : null,
+    solo ? counterRow({ name: T("regent.capital"), id: "regent", label: T("vp"), view: obs.regent, field: "vp", edit }) : null,
   );
 
   const general = el(
     "div",
     { class: "row" },
-    el("label", {}, "You are", observer),
-    el("label", {}, "Season", stepper("season", obs.season, 1, obs.num_seasons, (v) => edit(() => (obs.season = v))())),
-    el("label", {}, "Reserve", stepper("reserve", obs.reserve_size, 0, 4, (v) => edit(() => (obs.reserve_size = v))())),
-    el("span", { class: "muted", id: "pile" }, `Draw pile: ${obs.pile_size} (what the rest leaves)`),
+    el("label", {}, T("you_are"), observer),
+    el("label", {}, T("season"), stepper("season", obs.season, 1, obs.num_seasons, (v) => edit(() => (obs.season = v))(), T("season"))),
+    el("label", {}, T("reserve"), stepper("reserve", obs.reserve_size, 0, 4, (v) => edit(() => (obs.reserve_size = v))(), T("reserve"))),
+    el("span", { class: "muted", id: "pile" }, T("pile", { count: obs.pile_size })),
   );
 
   const parts = [
     general,
-    rulesEditor(RULES, obs.rules, edit),
-    el("h2", {}, "Cards"),
-    el("p", { class: "muted" }, "Choose a place, then tap cards in the deck to put them there; tap a placed card to take it back. Cities fill from the bottom."),
+    rulesEditor(RULES, obs.rules, edit, rulesWords),
+    el("h2", {}, T("cards")),
+    el("p", { class: "muted" }, T("cards_help")),
     tabs,
     chooser,
     tiles,
-    cardsBox("hand", "Your hand", obs.players[me].hand),
-    cardsBox("market", "Market (face up)", obs.market),
-    ...obs.players.map((_, q) => cityBox(q, `${playerName(obs, q)}: Cities`)),
-    obs.regent ? cityBox("regent", "The Regent: Cities") : null,
-    cardsBox("discard", "Discard pile", obs.discard),
-    cardsBox("drawn", "Drawn, not placed yet", obs.decision.drawn),
-    el("h2", {}, "Scores and hands"),
+    cardsBox("hand", T("zone.hand"), obs.players[me].hand),
+    cardsBox("market", T("zone.market_up"), obs.market),
+    ...obs.players.map((_, q) => cityBox(q, T("zone.cities", { who: playerName(obs, q) }))),
+    obs.regent ? cityBox("regent", T("zone.cities", { who: T("regent.capital") })) : null,
+    cardsBox("discard", T("zone.discard"), obs.discard),
+    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
+    el("h2", {}, T("scores")),
     counters,
-    el("h2", {}, "Pending decision"),
+    el("h2", {}, T("pending")),
     decisionEditor(obs, edit),
   ];
   replaceKeepingFocus(root, ...parts.filter(Boolean));
@@ -301,15 +513,15 @@ function decisionEditor(obs, edit) {
   const solo = obs.num_players === 1;
   const who = el(
     "select",
-    { id: "to-act", "aria-label": "to act" },
+    { id: "to-act", "aria-label": T("to_act") },
     ...obs.players.map((_, q) => el("option", { value: q, selected: d.player === q }, playerName(obs, q))),
   );
   who.onchange = edit(() => (d.player = Number(who.value)));
   const phase = el(
     "select",
-    { id: "phase", "aria-label": "decision" },
-    ...PHASES.filter(([, , mode]) => !mode || mode === (solo ? "solo" : "table")).map(([value, label]) =>
-      el("option", { value, selected: phaseOf(obs) === value }, label),
+    { id: "phase", "aria-label": T("decision") },
+    ...PHASES.filter(([, mode]) => !mode || mode === (solo ? "solo" : "table")).map(([value]) =>
+      el("option", { value, selected: phaseOf(obs) === value }, T(`phase.${value}`)),
     ),
   );
   phase.onchange = edit(() => {
@@ -317,85 +529,109 @@ function decisionEditor(obs, edit) {
     if (phase.value === "EFFECT") obs.decision.effect = 2;
     if (phase.value === "END") delete obs.decision.player;
   });
-  const parts = [el("label", {}, "To act", who), el("label", {}, "Decision", phase)];
+  const parts = [el("label", {}, T("to_act"), who), el("label", {}, T("decision"), phase)];
   if (phaseOf(obs) === "EFFECT") {
     const effect = el(
       "select",
-      { id: "effect", "aria-label": "effect" },
-      ...EFFECTS.map((name, value) => el("option", { value, selected: (d.effect || 0) === value }, `${value} ${name}`)),
+      { id: "effect", "aria-label": T("effect") },
+      ...EFFECTS.map((value) => el("option", { value, selected: (d.effect || 0) === value }, `${value} ${T(`effect.${value}`)}`)),
     );
     effect.onchange = edit(() => (d.effect = Number(effect.value)));
-    parts.push(el("label", {}, "Effect", effect));
+    parts.push(el("label", {}, T("effect"), effect));
   }
-  if (phaseOf(obs) === "TURN") parts.push(checkbox("turn-played", "already played a card", d, "turn_played", edit));
+  if (phaseOf(obs) === "TURN") parts.push(checkbox("turn-played", T("turn_played"), d, "turn_played", edit));
   return el("div", { class: "row" }, ...parts);
 }
 
 // -- words -------------------------------------------------------------------------------
 
+// A card in words ("Red 2", "2 rouge"); "?" is a card not known; null for no card.
 function cardWords(name) {
-  return `${title(colourOf(name))} ${valueOf(name)}`;
+  if (name === "?") return T("card.unknown");
+  if (deck.kind(name) < 0) return null;
+  const colour = colourWords(colourOf(name));
+  return T("card", { colour, Colour: title(colour), value: valueOf(name) });
 }
 
 function describeMove(text, obs) {
   const words = text.split(" ");
   const [verb, a, b, c] = words;
-  const effect = (name) => deck.attribute(name, "effect");
+  const card = (name) => cardWords(name) || name;
+  const city = (colour) => (CITIES.includes(colour) ? cityWords(colour) : colour);
+  const effect = (name) => T(`effect.${valueOf(name)}`);
   switch (verb) {
     case "play":
-      if (a === "hand") return `Play ${cardWords(b)} from your hand (${effect(b)})`;
-      return `Play the top card of your ${title(b)} City`;
+      if (a === "hand") return b === "?" ? T("move.play_hand_unknown") : T("move.play_hand", { card: card(b), effect: effect(b) });
+      return T("move.play_city", { city: city(b) });
     case "purchase":
-      return "Buy from the Market";
+      return T("move.purchase");
     case "add":
-      return a === "hero" ? "Add a card to the Market with your Hero (draw two, keep one)" : "Add a card to the Market";
+      return a === "hero" ? T("move.add_hero") : T("move.add");
     case "buy":
-      return `Buy ${cardWords(a)}`;
+      return T("move.buy", { card: card(a) });
     case "build":
-      return `Build ${cardWords(a)} in ${phaseOf(obs) === "SOLO_REGENT" ? "the" : "your"} ${title(b)} City`;
+      return T(phaseOf(obs) === "SOLO_REGENT" ? "move.build_regent" : "move.build", { card: card(a), city: city(b) });
     case "stop":
-      return "Stop: nothing more";
+      return T("move.stop");
     case "pass":
-      return `Pass ${cardWords(a)}`;
+      return T("move.pass", { card: card(a) });
     case "keep":
-      return `Keep ${cardWords(a)} for the Market`;
+      return T("move.keep", { card: card(a) });
     case "discard":
-      return `Discard ${cardWords(b)} from the Market`;
+      return T("move.discard", { card: card(b) });
     case "take":
-      return `Take ${cardWords(b)} from the Market`;
+      return T("move.take", { card: card(b) });
     case "city":
-      return `Your ${title(a)} City`;
-    case "target":
-      return `The top card of ${a === "regent" ? "the Regent's" : `${playerName(obs, Number(a.slice(1)))}'s`} ${title(b)} City`.replace("You's", "your");
+      return T("move.city", { city: city(a) });
+    case "target": {
+      if (a === "regent") return T("move.target_regent", { city: city(b) });
+      const q = Number(a.slice(1));
+      return q === (obs.observer || 0) ? T("move.target_you", { city: city(b) }) : T("move.target", { who: seat(q), city: city(b) });
+    }
     case "regent":
-      return `Give ${cardWords(a)} to the Regent's ${title(b)} City`;
+      return T("move.regent", { card: card(a), city: city(b) });
     case "tax":
-      return `Tax your ${title(a)} City`;
+      return T("move.tax", { city: city(a) });
     default:
       return [verb, a, b, c].filter(Boolean).join(" ");
   }
 }
 
+// A rules option's name and description: the game's words, else the service's.
+function rulesWords(option) {
+  const key = `royal_cities.rule.${option.name}`;
+  return key in CATALOGUE.en ? { name: T(`rule.${option.name}`), help: T(`rule.${option.name}.help`) } : { name: option.name, help: option.description };
+}
+
+// What a reveal slot asks: the Market's card in the game's words, the rest as any game's.
+function describeSlot(slot) {
+  const place = slot.place || "";
+  if (slot.kind === "REVEAL_KIND_DRAWN_CARD" && /\.(market|discard)$/.test(place)) return T("slot.market");
+  return null;
+}
+
 function describeField(path) {
   const p = path.replace(/^observation\./, "").replace(/^royal_cities\./, "");
-  const who = (q) => `P${Number(q) + 1}`;
+  const who = (q) => seat(Number(q));
+  const city = (c) => cityWords(CITIES[c]);
+  const n = (i) => Number(i) + 1;
   const rules = [
-    [/^players\[(\d)\]\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => `${who(m[1])}'s ${title(CITIES[m[2]])} City, card ${Number(m[3]) + 1} from the bottom`],
-    [/^players\[(\d)\]\.cities\[(\d)\]/, (m) => `${who(m[1])}'s ${title(CITIES[m[2]])} City`],
-    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => `${who(m[1])}'s hand, card ${Number(m[2]) + 1}`],
-    [/^players\[(\d)\]\.hand_size/, (m) => `${who(m[1])}'s hand size`],
-    [/^players\[(\d)\]\.vp/, (m) => `${who(m[1])}'s VP`],
-    [/^players\[(\d)\]/, (m) => `${who(m[1])}`],
-    [/^regent\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => `the Regent's ${title(CITIES[m[1]])} City, card ${Number(m[2]) + 1}`],
-    [/^market\[(\d+)\]/, (m) => `the Market, card ${Number(m[1]) + 1}`],
-    [/^discard\[(\d+)\]/, (m) => `the discard pile, card ${Number(m[1]) + 1}`],
-    [/^decision\.drawn\[(\d+)\]/, (m) => `the drawn cards, card ${Number(m[1]) + 1}`],
-    [/^decision/, () => "the pending decision"],
-    [/^pile_size/, () => "the draw pile (what the other counts leave)"],
-    [/^reserve_size/, () => "the Reserve"],
-    [/^season/, () => "the Season"],
-    [/^observer/, () => "who you are"],
-    [/^revealed\[(\d+)\]/, (m) => `the card you named (${Number(m[1]) + 1})`],
+    [/^players\[(\d)\]\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => T("field.city_card", { who: who(m[1]), city: city(m[2]), n: n(m[3]) })],
+    [/^players\[(\d)\]\.cities\[(\d)\]/, (m) => T("field.city", { who: who(m[1]), city: city(m[2]) })],
+    [/^players\[(\d)\]\.hand\[(\d+)\]/, (m) => T("field.hand_card", { who: who(m[1]), n: n(m[2]) })],
+    [/^players\[(\d)\]\.hand_size/, (m) => T("field.hand_size", { who: who(m[1]) })],
+    [/^players\[(\d)\]\.vp/, (m) => T("field.vp", { who: who(m[1]) })],
+    [/^players\[(\d)\]/, (m) => who(m[1])],
+    [/^regent\.cities\[(\d)\](?:\.cards)?\[(\d+)\]/, (m) => T("field.regent_card", { city: city(m[1]), n: n(m[2]) })],
+    [/^market\[(\d+)\]/, (m) => T("field.market", { n: n(m[1]) })],
+    [/^discard\[(\d+)\]/, (m) => T("field.discard", { n: n(m[1]) })],
+    [/^decision\.drawn\[(\d+)\]/, (m) => T("field.drawn", { n: n(m[1]) })],
+    [/^decision/, () => T("field.decision")],
+    [/^pile_size/, () => T("field.pile")],
+    [/^reserve_size/, () => T("field.reserve")],
+    [/^season/, () => T("field.season")],
+    [/^observer/, () => T("field.observer")],
+    [/^revealed\[(\d+)\]/, (m) => T("field.revealed", { n: n(m[1]) })],
   ];
   return inWords(rules, p);
 }
@@ -405,13 +641,13 @@ function describeField(path) {
 // (the solo game's) vary with the cards turned up.
 const mine = (obs) => obs.players[obs.observer || 0];
 const DEAL_PLACES = [
-  { key: "hand", where: "Your hand", what: "the cards you were dealt", list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
-  { key: "market", where: "Market", what: "the cards laid face up in the Market", list: (o) => o.market || [], clear: (o) => (o.market = []), exact: true },
-  { key: "discard", where: "Discard pile", what: "the cards the Market's setup discarded, if any", list: (o) => o.discard || [], clear: (o) => (o.discard = []), exact: false },
+  { key: "hand", where: () => T("zone.hand"), what: () => T("deal.hand"), list: (o) => mine(o).hand || [], clear: (o) => (mine(o).hand = []), exact: true },
+  { key: "market", where: () => T("zone.market"), what: () => T("deal.market"), list: (o) => o.market || [], clear: (o) => (o.market = []), exact: true },
+  { key: "discard", where: () => T("zone.discard"), what: () => T("deal.discard"), list: (o) => o.discard || [], clear: (o) => (o.discard = []), exact: false },
   {
     key: "regent",
-    where: "The Regent: Cities",
-    what: "the cards the Regent's Cities start with",
+    where: () => T("zone.cities", { who: T("regent.capital") }),
+    what: () => T("deal.regent"),
     list: (o) => (o.regent ? (o.regent.cities || []).flatMap((c) => c.cards || []) : []),
     clear: (o) => o.regent && (o.regent.cities || []).forEach((c) => (c.cards = [])),
     exact: false,
@@ -422,14 +658,13 @@ const DEAL_PLACES = [
 export default function make(info) {
   deck = new CardTable(info.cards);
   CITIES = deck.values("colour").filter((colour) => colour !== WHITE);
-  EFFECTS = [];
-  for (const card of deck.cards) {
-    if (card.attributes.effect) EFFECTS[Number(card.attributes.value)] = card.attributes.effect;
-  }
+  EFFECTS = [...new Set(deck.cards.filter((card) => card.attributes.effect).map((card) => Number(card.attributes.value)))].sort();
   RULES = info.rules_options || [];
-  SCORE_UNIT = info.score_unit || "";
   const revealChoices = (obs) => choices(deck, left(normalize(obs)), cardWords, cardElement);
   // A built card's City: its colour's, or a choice among them for a white card.
   const cityOf = (name) => (colourOf(name) === WHITE ? CITIES : colourOf(name));
-  return { blank, renderSetup, describeMove, describeField, revealChoices, cityOf, dealPlaces: DEAL_PLACES, firstPlayer: "P1 is the starting player." };
+  return {
+    blank, renderSetup, describeMove, describeField, revealChoices, cityOf, cardWords, cityWords,
+    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"), describeSlot, rulesWords,
+  };
 }
