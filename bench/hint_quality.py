@@ -1,0 +1,116 @@
+"""Hint quality: are the win chances a hint shows estimates of their moves, and how much does
+its move lose? At positions of seeded games of heuristic bots, the game's default bot
+searches at the hint page's normal budget and shows its most visited moves with their win
+chances; each shown move is then valued on its own, as the review checks a decision
+(`Reviewer.value_after`: in `--samples` worlds of the seat's information, the others reply
+by the playout policy up to the seat's next choice, which a search at `--deep` iterations
+values). Regret is the best shown move's value less the chosen one's, by that measure.
+
+    python -m bench.hint_quality --game royal_cities --players 2 --positions 50
+
+prints the mean and largest regret, and how many shown win chances lie within 0.05 of their
+move's own value (the search issue's goals: mean regret at most 0.01, max 0.10, all within
+0.05)."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from dataclasses import dataclass
+
+import engine
+from search.bots import HeuristicBot
+from search.review import ReviewConfig, Reviewer, decisions_of_game
+from search.search import search
+
+#: Within this of its move's own value, a shown win chance is right.
+CLOSE = 0.05
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position's figures: the chosen move's regret and each shown move's error."""
+
+    regret: float
+    errors: tuple[float, ...]
+
+
+def _game_moves(game: str, players: int, seed: int) -> list[str]:
+    state = engine.new_game(game, players, seed)
+    bot = HeuristicBot()
+    moves: list[str] = []
+    while not state.is_terminal():
+        action = bot.choose(state, seed * 10_000 + len(moves))
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    return moves
+
+
+def measure(
+    game: str,
+    players: int,
+    positions: int,
+    iterations: int,
+    deep: int,
+    samples: int,
+    shown: int,
+    seed: int,
+) -> list[Position]:
+    """The figures of `positions` positions, a few from each seeded game, every seat in turn."""
+    found: list[Position] = []
+    game_seed = seed
+    while len(found) < positions:
+        seat = game_seed % players
+        deal = engine.new_game(game, players, game_seed)
+        decisions = decisions_of_game(deal, _game_moves(game, players, game_seed), seat)
+        config = ReviewConfig(iterations=iterations, deep_iterations=deep, samples=samples,
+                              seed=game_seed)  # fmt: skip
+        reviewer = Reviewer(decisions, config)
+        moments = reviewer.moments[:: max(1, len(reviewer.moments) // 4)][:4]
+        for moment in moments:
+            if len(found) == positions:
+                break
+            first = reviewer.config.search_config(moment.number, False, game, players)
+            result = search(moment.state, first)
+            moves = result.moves[:shown]
+            value = {}
+            for move in moves:
+                worth = [reviewer.value_after(moment, move.action, s) for s in range(samples)]
+                value[move.action] = statistics.fmean(w for w in worth if w is not None)
+            regret = max(value.values()) - value[result.action]
+            errors = tuple(abs(m.win_chance - value[m.action]) for m in moves)
+            found.append(Position(regret, errors))
+            print(f"  game {game_seed} decision {moment.number}: regret {regret:.3f}, "
+                  f"errors {' '.join(f'{e:.2f}' for e in errors)}", flush=True)  # fmt: skip
+        game_seed += 1
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--iterations", type=int, default=6000, help="the hint's budget")
+    parser.add_argument("--deep", type=int, default=6000, help="each valuing search's budget")
+    parser.add_argument("--samples", type=int, default=4, help="worlds per move valued")
+    parser.add_argument("--shown", type=int, default=5, help="moves shown per hint")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    found = measure(args.game, args.players, args.positions, args.iterations, args.deep,
+                    args.samples, args.shown, args.seed)  # fmt: skip
+    regrets = [p.regret for p in found]
+    errors = [e for p in found for e in p.errors]
+    close = sum(e <= CLOSE for e in errors)
+    print(f"{args.game} {args.players}p, {len(found)} positions, hint {args.iterations} "
+          f"iterations, each move valued by {args.samples} searches of {args.deep}:")  # fmt: skip
+    print(f"  regret mean {statistics.fmean(regrets):.4f}, max {max(regrets):.3f}")
+    print(f"  shown win chances within {CLOSE} of their move's value: {close} of {len(errors)} "
+          f"({close / len(errors):.0%}); mean error {statistics.fmean(errors):.3f}, "
+          f"max {max(errors):.3f}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
