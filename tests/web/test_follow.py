@@ -10,6 +10,7 @@ printed (docs/hint-page.md, "Following a game", states them).
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,23 @@ GAMES = [
     ("royal_cities", 1, 3, 0, "laptop"),
     ("citadels", 4, 3, 1, "phone"),
 ]
+#: Every seat of these seeded games on both screens: `REGENT_FOLLOW_ALL=1 pytest
+#: tests/web/test_follow.py` follows them all (over half an hour; docs/hint-page.md's taps
+#: table is their figures, each game's line added to artifacts/web/follow-taps.jsonl).
+ALL_GAMES = [
+    (game, players, seed, seat, viewport)
+    for game, players, seed in (
+        ("royal_cities", 2, 1),
+        ("royal_cities", 3, 2),
+        ("royal_cities", 1, 3),
+        ("citadels", 4, 3),
+        ("citadels", 7, 4),
+    )
+    for seat in range(players)
+    for viewport in VIEWPORTS
+]
+if os.environ.get("REGENT_FOLLOW_ALL"):
+    GAMES = ALL_GAMES
 
 pytestmark = pytest.mark.slow
 
@@ -208,6 +226,14 @@ def test_a_whole_game_followed_through_the_page(
     context.close()
     assert not table.errors, table.errors
     plain = table.opponent_moves - table.revealing
+    figures = {
+        "game": game, "players": players, "seed": seed, "seat": seat, "viewport": viewport,
+        "moves": table.steps, "own_moves": table.own_moves,
+        "others_moves": table.opponent_moves, "others_revealing": table.revealing,
+        "others_taps": table.taps["opponent"],
+    }  # fmt: skip
+    with (artifacts / "follow-taps.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps(figures) + "\n")
     print(
         f"{game} {players}p seed {seed} from P{seat + 1} ({viewport}): {table.steps} moves, "
         f"{table.opponent_moves} by others, {table.taps['opponent']} taps "
