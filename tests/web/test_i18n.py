@@ -6,7 +6,7 @@ part of one of them nor made of them and signs fails the test), on the first scr
 setup of each game and over a few steps of each; the FR/EN switch changes the language
 without losing the game in progress, and the choice is kept.
 
-Screenshots: tests/artifacts/web/i18n-<language>-*.png.
+Screenshots: tests/artifacts/web/i18n-<language>-<viewport>-*.png.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class Tab:
         self.page = page
         self.shots = shots
         self.language = language
+        self.screen = "laptop"
         self.errors: list[str] = []
         #: The texts shown that no catalogue gave, by the state they were seen in.
         self.strays: dict[str, list[str]] = {}
@@ -83,7 +84,8 @@ class Tab:
             self.errors.append(message.text)  # a CSP refusal, or a key with no text
 
     def audit(self, state: str) -> None:
-        self.page.screenshot(path=str(self.shots / f"i18n-{self.language}-{state}.png"))
+        name = f"i18n-{self.language}-{self.screen}-{state}.png"
+        self.page.screenshot(path=str(self.shots / name))
         found = self.page.evaluate(STRAYS, UNTRANSLATED)
         if found:
             self.strays[state] = found
@@ -127,18 +129,21 @@ class Tab:
             self.audit(f"{state}-{steps + 1}")
 
 
-@pytest.fixture(params=list(LOCALES))
+@pytest.fixture(params=[(lang, screen) for lang in LOCALES for screen in VIEWPORTS], ids="-".join)
 def tab(request, browser, web: GatewayThread, artifacts: Path) -> Iterator[Tab]:
-    """A first visit by a browser in French or in English, the audit on."""
+    """A first visit by a browser in French or in English, on a laptop or a phone (whose
+    bottom bar repeats the question's words and answers), the audit on."""
+    language, screen = request.param
     context = browser.new_context(
-        viewport=VIEWPORTS["laptop"], locale=LOCALES[request.param], has_touch=True
+        viewport=VIEWPORTS[screen], locale=LOCALES[language], has_touch=True
     )
     page = context.new_page()
     page.add_init_script("localStorage.setItem('regent.i18n.audit', '1')")
     page.goto(web.url + "/")
     page.evaluate("localStorage.clear()")
     page.reload()
-    wrapped = Tab(page, artifacts, request.param)
+    wrapped = Tab(page, artifacts, language)
+    wrapped.screen = screen
     yield wrapped
     context.close()
     assert not wrapped.errors, wrapped.errors

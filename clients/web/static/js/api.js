@@ -6,6 +6,8 @@
 // sessionStorage (a reload keeps it, the browser's history does not) and sends it with every
 // call as an Authorization: Bearer header.
 
+import { t } from "./i18n.js";
+
 const TOKEN = "regent.token";
 
 function keepToken() {
@@ -24,12 +26,15 @@ function headers(extra = {}) {
   return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
 }
 
+// `message` is the service's (English); `words`, when set, the page's own in the page's
+// language (a server it cannot reach, an answer that is no JSON).
 export class ApiError extends Error {
-  constructor(status, code, message, fields) {
+  constructor(status, code, message, fields, words = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.fields = fields || [];
+    this.words = words;
   }
 }
 
@@ -42,7 +47,8 @@ async function failure(response) {
   }
   const error = body && body.error;
   if (error) return new ApiError(response.status, error.code, error.message, error.fields);
-  return new ApiError(response.status, "HTTP_ERROR", `the page's server answered ${response.status}`);
+  const words = t("api.http", { status: response.status });
+  return new ApiError(response.status, "HTTP_ERROR", `the page's server answered ${response.status}`, [], words);
 }
 
 async function post(path, body) {
@@ -54,7 +60,7 @@ async function post(path, body) {
       body: JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`);
+    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`, [], t("api.offline"));
   }
   if (!response.ok) throw await failure(response);
   return response.json();
@@ -96,7 +102,7 @@ async function streamLines(path, body, onLine, signal) {
     });
   } catch (err) {
     if (err.name === "AbortError") return;
-    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`);
+    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`, [], t("api.offline"));
   }
   if (!response.ok) throw await failure(response);
   const reader = response.body.getReader();

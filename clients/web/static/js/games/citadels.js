@@ -806,9 +806,12 @@ function rulesWords(option) {
 }
 
 // What a reveal slot asks, where the game words it: the districts drawn, the one built.
-function describeSlot(slot) {
+function describeSlot(slot, move, obs) {
   const place = slot.place || "";
   if (slot.kind === "REVEAL_KIND_DRAWN_CARD") return T(place.includes("decision.drawn") ? "slot.drawn" : "slot.hand");
+  if (slot.kind === "REVEAL_KIND_MOVE_CARD" && move.startsWith("build ")) {
+    return T("slot.built", { who: slot.player === (obs.observer || 0) ? t("you") : seat(slot.player) });
+  }
   return null;
 }
 

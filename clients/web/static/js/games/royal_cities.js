@@ -115,6 +115,9 @@ export const CATALOGUE = {
     "royal_cities.deal.discard": "the cards the Market's setup discarded, if any",
     "royal_cities.deal.regent": "the cards the Regent's Cities start with",
     "royal_cities.slot.market": "the card turned up from the draw pile for the Market",
+    "royal_cities.slot.played": "the card {who} played",
+    "royal_cities.slot.kept": "the card {who} kept",
+    "royal_cities.slot.first_build": "the card {who} built first, if any",
     "royal_cities.rule.crown_through_white": "crown through white",
     "royal_cities.rule.crown_through_white.help": "count the top crown of the highest purple card even under a white card",
     "royal_cities.rule.hero_on_every_revolt": "Hero on every Revolt",
@@ -221,6 +224,9 @@ export const CATALOGUE = {
     "royal_cities.deal.discard": "les cartes défaussées à la mise en place du Marché, s'il y en a",
     "royal_cities.deal.regent": "les cartes de départ des Cités du Régent",
     "royal_cities.slot.market": "la carte piochée pour le Marché",
+    "royal_cities.slot.played": "la carte que {who} a jouée",
+    "royal_cities.slot.kept": "la carte que {who} a gardée",
+    "royal_cities.slot.first_build": "la carte que {who} a construite en premier, s'il y en a une",
     "royal_cities.rule.crown_through_white": "couronne sous une carte blanche",
     "royal_cities.rule.crown_through_white.help": "compter la couronne de la plus haute carte violette même sous une carte blanche",
     "royal_cities.rule.hero_on_every_revolt": "Héros à chaque Révolte",
@@ -603,10 +609,14 @@ function rulesWords(option) {
   return key in CATALOGUE.en ? { name: T(`rule.${option.name}`), help: T(`rule.${option.name}.help`) } : { name: option.name, help: option.description };
 }
 
-// What a reveal slot asks: the Market's card in the game's words, the rest as any game's.
-function describeSlot(slot) {
+// What a reveal slot asks, in the game's words where it has its own: the Market's card, the
+// card of a move (played, kept), the first build of the setup; the rest as any game's.
+function describeSlot(slot, move, obs) {
   const place = slot.place || "";
+  const who = slot.player === undefined || slot.player === (obs.observer || 0) ? t("you") : seat(slot.player);
   if (slot.kind === "REVEAL_KIND_DRAWN_CARD" && /\.(market|discard)$/.test(place)) return T("slot.market");
+  if (slot.kind === "REVEAL_KIND_MOVE_CARD") return T(move.startsWith("keep") ? "slot.kept" : "slot.played", { who });
+  if (slot.kind === "REVEAL_KIND_SECRET_CHOICE" && place.endsWith(".cities") && phaseOf(obs) === "FIRST_BUILD") return T("slot.first_build", { who });
   return null;
 }
 

@@ -200,4 +200,6 @@ export default {
   "review.chart.one": "win chance after each of {count} decision",
   "review.chart.other": "win chance after each of {count} decisions",
   "review.not_a_game": "Not a game: expected observations and moves, one move each (regent review --save-game).",
+  "api.offline": "Cannot reach the page's server: is regent still running?",
+  "api.http": "The page's server answered {status}.",
 };

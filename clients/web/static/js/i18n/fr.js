@@ -200,4 +200,6 @@ export default {
   "review.chart.one": "chance de victoire après chacune de {count} décision",
   "review.chart.other": "chance de victoire après chacune des {count} décisions",
   "review.not_a_game": "Pas une partie : des observations et des coups étaient attendus, un coup chacune (regent review --save-game).",
+  "api.offline": "Impossible de joindre le serveur de la page : regent tourne-t-il encore ?",
+  "api.http": "Le serveur de la page a répondu {status}.",
 };
