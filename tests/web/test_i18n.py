@@ -3,8 +3,9 @@ French gets the page in French, one in English in English; every text the page s
 text nodes and aria-labels) comes from the catalogues (js/i18n.js keeps every text its `t`
 returned when localStorage's "regent.i18n.audit" is set: a visible text that is neither
 part of one of them nor made of them and signs fails the test), on the first screen, in the
-setup of each game and over a few steps of each; the FR/EN switch changes the language
-without losing the game in progress, and the choice is kept.
+setup of each game and over a few steps of each, on a laptop and a phone, with axe-core's
+verdict (no serious or critical violation) in each language; the FR/EN switch changes the
+language without losing the game in progress, and the choice is kept.
 
 Screenshots: tests/artifacts/web/i18n-<language>-<viewport>-*.png.
 """
@@ -19,6 +20,8 @@ from typing import Any
 import pytest
 
 from tests.support.web import ANSWERED, GatewayThread, set_up_by_hand
+from tests.web.test_accessibility import Tab as Checked
+from tests.web.test_accessibility import axe as axe  # the fixture: axe-core's script
 from tests.web.test_page import VIEWPORTS
 
 LOCALES = {"fr": "fr-FR", "en": "en-US"}
@@ -150,8 +153,12 @@ def tab(request, browser, web: GatewayThread, artifacts: Path) -> Iterator[Tab]:
 
 
 @pytest.mark.slow
-def test_every_text_shown_is_from_the_catalogue(tab: Tab) -> None:
+def test_every_text_shown_is_from_the_catalogue(tab: Tab, axe: str) -> None:
+    """Each state's texts, and (axe-core, as tests/web/test_accessibility.py runs it) no
+    serious or critical violation in the language's setups and hint."""
     page = tab.page
+    checked = Checked(page, tab.shots, tab.screen, axe)
+    violations: list[tuple[str, str]] = []
     page.wait_for_selector("#start-dialog[open]")
     page.wait_for_function("() => document.getElementById('start-games').children.length")
     assert page.evaluate("document.documentElement.lang") == tab.language
@@ -170,6 +177,7 @@ def test_every_text_shown_is_from_the_catalogue(tab: Tab) -> None:
     tab.settled()
     page.click("#rules summary")
     tab.audit("citadels-setup")
+    violations += [("citadels-setup", v) for v in checked.violations()]
     tab.enter(5, "citadels")
 
     page.click("#new-game")
@@ -183,8 +191,10 @@ def test_every_text_shown_is_from_the_catalogue(tab: Tab) -> None:
     page.wait_for_selector("#moves li")
     page.wait_for_selector("#stop", state="hidden")
     tab.audit("royal-cities-hint")
+    violations += [("royal-cities-hint", v) for v in checked.violations()]
     tab.enter(4, "royal-cities")
     assert not tab.strays, json.dumps(tab.strays, indent=1, ensure_ascii=False)
+    assert not violations, violations
 
 
 def test_the_switch_changes_the_language_and_keeps_the_game(tab: Tab) -> None:
