@@ -6,7 +6,7 @@ chances; each shown move is then valued on its own, as the review checks a decis
 by the playout policy up to the seat's next choice, which a search at `--deep` iterations
 values). Regret is the best shown move's value less the chosen one's, by that measure.
 
-    python -m bench.hint_quality --game royal_cities --players 2 --positions 50
+    python -m bench.hint_quality --game GAME --players 2 --positions 50
 
 prints the mean and largest regret, and how many shown win chances lie within 0.05 of their
 move's own value (the search issue's goals: mean regret at most 0.01, max 0.10, all within
