@@ -3,9 +3,10 @@ French gets the page in French, one in English in English; every text the page s
 text nodes and aria-labels) comes from the catalogues (js/i18n.js keeps every text its `t`
 returned when localStorage's "regent.i18n.audit" is set: a visible text that is neither
 part of one of them nor made of them and signs fails the test), on the first screen, in the
-setup of each game and over a few steps of each, on a laptop and a phone, with axe-core's
-verdict (no serious or critical violation) in each language; the FR/EN switch changes the
-language without losing the game in progress, and the choice is kept.
+setup of each game, its hint with the reasons (the line, the sentences, Citadels' table of
+who probably holds which character) and over a few steps of each, on a laptop and a phone,
+with axe-core's verdict (no serious or critical violation) in each language; the FR/EN
+switch changes the language without losing the game in progress, and the choice is kept.
 
 Screenshots: tests/artifacts/web/i18n-<language>-<viewport>-*.png.
 """
@@ -98,6 +99,18 @@ class Tab:
             f"() => !['…', ''].includes(document.getElementById('legal').textContent) && {ANSWERED}"
         )
 
+    def hint(self, state: str, reasons: str) -> None:
+        """A fast hint, audited once its final report drew its moves and its reasons (`reasons`
+        a selector of the part this game's reasons must show)."""
+        page = self.page
+        page.fill("#budget", "0")
+        page.click("#hint")
+        page.wait_for_selector("#moves li")
+        page.wait_for_selector("#stop", state="hidden")
+        page.wait_for_selector(reasons)
+        assert page.locator("#line").count()
+        self.audit(state)
+
     def steps(self) -> int:
         return self.page.eval_on_selector_all("#log li", "nodes => nodes.length")
 
@@ -178,6 +191,8 @@ def test_every_text_shown_is_from_the_catalogue(tab: Tab, axe: str) -> None:
     page.click("#rules summary")
     tab.audit("citadels-setup")
     violations += [("citadels-setup", v) for v in checked.violations()]
+    tab.hint("citadels-hint", "#beliefs")
+    violations += [("citadels-hint", v) for v in checked.violations()]
     tab.enter(5, "citadels")
 
     page.click("#new-game")
@@ -186,11 +201,7 @@ def test_every_text_shown_is_from_the_catalogue(tab: Tab, axe: str) -> None:
     tab.settled()
     page.click("#rules summary")
     tab.audit("royal-cities-setup")
-    page.fill("#budget", "0")
-    page.click("#hint")
-    page.wait_for_selector("#moves li")
-    page.wait_for_selector("#stop", state="hidden")
-    tab.audit("royal-cities-hint")
+    tab.hint("royal-cities-hint", "#reason-list li")
     violations += [("royal-cities-hint", v) for v in checked.violations()]
     tab.enter(4, "royal-cities")
     assert not tab.strays, json.dumps(tab.strays, indent=1, ensure_ascii=False)

@@ -21,6 +21,7 @@ import {
   storedState,
   summary,
 } from "./history.js";
+import { reasonsView } from "./reasons.js";
 import { forgetDecisionsFrom, initReview, recordDecision, reviewedGame, setDecisions } from "./review.js";
 import { askStart } from "./start.js";
 import { language, LANGUAGES, number, onLanguage, plural, seat, setLanguage, t, translateStatic } from "./i18n.js";
@@ -311,6 +312,7 @@ function showAdvice(report, final) {
   });
   $("advice").replaceChildren(
     el("p", { class: "recommendation", id: "recommendation" }, current.describeMove(best.text, position())),
+    reasonsView(report, current, position()),
     el("h3", {}, t("hint.alternatives")),
     el("ul", { class: "moves", id: "moves" }, ...rows),
   );

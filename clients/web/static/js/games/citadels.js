@@ -22,6 +22,7 @@ const PHASES = ["MAIN", "RESOURCE", "KEEP", "PICK", "DISCARD", "REDRAW", "GRAVEY
 export const CATALOGUE = {
   en: {
     "citadels.title": "Citadels",
+    "citadels.points": "points",
     "citadels.first_player": "P1 holds the crown and picks first.",
     "citadels.district.manor": "Manor",
     "citadels.district.castle": "Castle",
@@ -184,6 +185,7 @@ export const CATALOGUE = {
   },
   fr: {
     "citadels.title": "Citadelles",
+    "citadels.points": "points",
     "citadels.first_player": "J1 a la Couronne et choisit en premier.",
     "citadels.district.manor": "Manoir",
     "citadels.district.castle": "Château",
@@ -833,6 +835,14 @@ function describeOption(option) {
   }).join("; ");
 }
 
+// A reason's item in words (js/reasons.js): the score unit, the character feared ("the
+// Assassin"), a character of the beliefs' table ("Assassin").
+function reasonItem(kind, item) {
+  if (kind === "expects") return T("points");
+  if (!CHARACTERS.includes(item)) return item;
+  return kind === "fears" ? theCharacter(item) : character(item);
+}
+
 // The places of the deal the player sees (js/games/index.js's dealPlaces): 2-3 players have
 // no face-up characters, and a seat that does not pick first is shown none yet.
 const mine = (obs) => obs.players[obs.observer || 0];
@@ -862,7 +872,7 @@ export default function make(info) {
   const revealChoices = (obs) => choices(districts, left(normalize(obs)), words, districtElement);
   const cardWords = (name) => (name === "?" || districts.kind(name) >= 0 ? words(name) : null);
   return {
-    blank, renderSetup, describeMove, describeField, revealChoices, cardWords, describeSlot, describeOption, rulesWords,
+    blank, renderSetup, describeMove, describeField, revealChoices, cardWords, describeSlot, describeOption, rulesWords, reasonItem,
     dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"),
   };
 }

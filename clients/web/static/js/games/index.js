@@ -45,6 +45,9 @@
 //                                 an answer given to a slot (a card, the cards built with
 //                                 their Cities, "none", an option), in words
 //   rulesWords(option)            a rules option's {name, help} (by default the service's)
+//   reasonItem(kind, item)        a hint's reason's item in words (js/reasons.js): the score
+//                                 unit of "expects", the thing of "secures" or "fears", a
+//                                 row of the beliefs ("belief"); by default the service's text
 // The page adds id (the Observation field), title and playerCounts from `info`.
 
 import { has, seat, t } from "../i18n.js";
@@ -81,6 +84,7 @@ const defaults = {
   cityWords: (city) => city,
   describeOption: (option) => (option === NOTHING_MORE ? t("option.nothing_more") : option),
   rulesWords: (option) => ({ name: option.name.replace(/_/g, " "), help: option.description }),
+  reasonItem: (kind, item) => item,
 };
 
 // An answer to a slot in words: "none", a card, the cards built each with its City

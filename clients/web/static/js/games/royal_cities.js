@@ -559,6 +559,10 @@ function cardWords(name) {
   return T("card", { colour, Colour: title(colour), value: valueOf(name) });
 }
 
+// A reason's item in words (js/reasons.js): the score unit, or the colour whose majority
+// the move keeps ("red", "rouge").
+const reasonItem = (kind, item) => (kind === "expects" ? T("vp") : CITIES.includes(item) ? colourWords(item) : item);
+
 function describeMove(text, obs) {
   const words = text.split(" ");
   const [verb, a, b, c] = words;
@@ -675,6 +679,6 @@ export default function make(info) {
   const cityOf = (name) => (colourOf(name) === WHITE ? CITIES : colourOf(name));
   return {
     blank, renderSetup, describeMove, describeField, revealChoices, cityOf, cardWords, cityWords,
-    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"), describeSlot, rulesWords,
+    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"), describeSlot, rulesWords, reasonItem,
   };
 }
