@@ -10,6 +10,7 @@ cpdef enum Mode:
 cpdef enum Selection:
     SEL_UCB = 0      # the most promising move by UCB
     SEL_SMOOTH = 1   # Smooth UCT: UCB's move, or one drawn from the node's average strategy
+    SEL_REGRET = 2   # regret matching with exploration (the average strategy is the visit shares)
 
 cdef enum:
     MAX_DEPTH = 1024
@@ -23,6 +24,8 @@ cdef struct Node:
     int32_t avail
     int32_t label                 # the action as the tree's owner observed it
     float win                     # the root player's game result alone
+    float regret                  # SEL_REGRET: the acting player's regret for not having chosen this move
+    float strategy                # SEL_REGRET: this move's weight in its chooser's average strategy
     float reward[MAX_GAME_PLAYERS]
 
 cdef struct SearchParams:
@@ -42,6 +45,7 @@ cdef struct SearchParams:
     int infer                     # deals of the hidden information weighed once a search; 0: none
     int selection                 # a Selection
     int whole_game                # MO-ISMCTS over the whole game from its deal (the game's start)
+    double gamma                  # SEL_REGRET: the share of uniform exploration in each choice
 
 cdef struct Worker:
     const GameApi* api
@@ -67,6 +71,7 @@ cdef struct Worker:
     uint32_t stamp
     int32_t* target               # whole_game: the labels from the root player's tree root to
     int target_len                # the node of its information set at the search's root
+    int32_t* offered              # SEL_REGRET: the children each choice of an iteration chose among
     int64_t iterations
     int64_t actions
     int64_t capped                # iterations whose playout hit max_steps

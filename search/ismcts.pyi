@@ -20,6 +20,7 @@ class Mode(IntEnum):
 class Selection(IntEnum):
     SEL_UCB = 0
     SEL_SMOOTH = 1
+    SEL_REGRET = 2
 
 @disjoint_base
 class CancelToken:

@@ -9,7 +9,10 @@
 # counts), or plays Smooth UCT (Heinrich & Silver 2015): UCB's move, or with a
 # probability that grows with the node's visits a move drawn from the node's
 # average strategy (its children's visit shares), whose play approaches an
-# equilibrium where UCB's does not. With whole_game, MO-ISMCTS searches the game
+# equilibrium where UCB's does not, or regret matching (Lisý et al. 2013 and 2014): a move
+# drawn in proportion to its positive regret, mixed with uniform exploration, the regrets
+# estimated from the rewards by importance sampling, whose average strategy approaches an
+# equilibrium too. With whole_game, MO-ISMCTS searches the game
 # from its deal: each world is a new deal of everything, each player's tree
 # first branches on what that player holds, so its nodes are its information sets
 # over the whole game, and the root's moves are read at the root player's own
@@ -141,6 +144,12 @@ cdef int worker_start(Worker* w) noexcept nogil:
         w.belief_cdf = <double*>malloc(w.params.infer * sizeof(double))
     w.target = NULL
     w.target_len = 0
+    w.offered = NULL
+    if w.params.selection == SEL_REGRET:
+        # Every choice of an iteration offers at most MAX_GAME_ACTIONS children.
+        w.offered = <int32_t*>malloc(MAX_DEPTH * MAX_GAME_ACTIONS * sizeof(int32_t))
+        if w.offered == NULL:
+            return -1
     if w.nodes == NULL or w.scratch == NULL or w.child_at == NULL or w.stamp_at == NULL or (
             w.params.mode == MODE_PIMC and w.worlds == NULL) or (
             w.params.infer > 0 and (w.beliefs == NULL or w.belief_cdf == NULL)):
@@ -269,7 +278,9 @@ cdef void worker_free(Worker* w) noexcept nogil:
     free(w.beliefs)
     free(w.belief_cdf)
     free(w.target)
+    free(w.offered)
     w.target = NULL
+    w.offered = NULL
     w.beliefs = NULL
     w.belief_cdf = NULL
     w.nodes = NULL
@@ -385,6 +396,43 @@ cdef int32_t average_child(Worker* w, const int16_t* buf, int n, int64_t total) 
     return last
 
 
+cdef int regret_child(Worker* w, int32_t node, const int16_t* buf, int n, int start,
+                      int32_t* chosen, double* share) noexcept nogil:
+    """Regret matching at `node`, which `index_children` indexed: a child among the moves
+    `buf[:n]`, drawn with probability (1 - gamma) * its share of the positive regrets (uniform
+    when there are none) + gamma / k, into `chosen` with that probability in `share`. Each
+    child's share of the positive regrets adds to its average strategy, weighed by the square
+    of the node's visits (later strategies, which know more, count more). The k children offered go to
+    `w.offered[start:start + k]`; returns k."""
+    cdef double positive = 0.0, u, p
+    cdef double gamma = w.params.gamma, weight = <double>w.nodes[node].visits * w.nodes[node].visits
+    cdef int i, k = 0
+    cdef int32_t child
+    chosen[0] = NO_NODE
+    for i in range(n):
+        child = child_of(w, buf[i])
+        if child == NO_NODE:
+            continue
+        w.offered[start + k] = child
+        k += 1
+        if w.nodes[child].regret > 0:
+            positive += w.nodes[child].regret
+    u = (rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0)
+    for i in range(k):
+        child = w.offered[start + i]
+        if positive > 0:
+            p = (w.nodes[child].regret if w.nodes[child].regret > 0 else 0.0) / positive
+        else:
+            p = 1.0 / k
+        w.nodes[child].strategy += <float>(weight * p)
+        p = (1.0 - gamma) * p + gamma / k
+        if u >= 0:
+            chosen[0] = child
+            share[0] = p
+            u -= p
+    return k
+
+
 cdef bint must_stop(const Worker* w) noexcept nogil:
     """The cancel flag is raised or the slice's deadline has passed."""
     return w.cancel[0] != 0 or (w.deadline > 0.0 and now() >= w.deadline)
@@ -446,6 +494,15 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int32_t cur[MAX_WORLDS]
     cdef int32_t path[MAX_DEPTH]
     cdef double r[MAX_GAME_PLAYERS]
+    # SEL_REGRET: each choice's node player, chosen child and its probability, and where its
+    # offered children start in `w.offered`.
+    cdef int32_t chose[MAX_DEPTH]
+    cdef int16_t chooser[MAX_DEPTH]
+    cdef double chance[MAX_DEPTH]
+    cdef double baseline[MAX_DEPTH]
+    cdef int offered_at[MAX_DEPTH]
+    cdef int choices = 0, offered = 0
+    cdef bint regret = w.params.selection == SEL_REGRET
     cdef int32_t child, best_child, node
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
     cdef int64_t total
@@ -516,12 +573,20 @@ cdef void iterate(Worker* w) noexcept nogil:
             if child == NO_NODE:
                 continue
             w.nodes[child].avail += 1
-            if a < 0:
+            if a < 0 and not regret:
                 total += w.nodes[child].visits
                 value = ucb(w, child, j)
                 if value > best:
                     best = value
                     best_child = child
+        if a < 0 and regret:
+            offered_at[choices] = offered
+            offered += regret_child(w, node, buf, n, offered, &best_child, &chance[choices])
+            chose[choices] = best_child
+            chooser[choices] = j
+            baseline[choices] = w.nodes[node].reward[j] / w.nodes[node].visits
+            if best_child != NO_NODE:
+                choices += 1
         if a < 0:
             if w.params.selection == SEL_SMOOTH and total > 0 and smooth_average(w, node):
                 best_child = average_child(w, buf, n, total)
@@ -576,6 +641,18 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef float win = <float>r[w.root_player]
     if w.params.margin_weight != 0.0 or w.params.rank_weight != 0.0:
         shape_reward(w, d, r)
+    # Regret matching's estimate of each offered move's regret: the reward over its chance
+    # for the move chosen, nothing for the others, less the reward; the reward is taken from
+    # the node's mean before (a baseline, which leaves the estimate unbiased, less noisy).
+    # Regrets are floored at 0 (regret matching+), which forgets early mistakes sooner.
+    offered_at[choices] = offered
+    for t in range(choices):
+        value = r[chooser[t]] - baseline[t]
+        w.nodes[chose[t]].regret += <float>(value / chance[t])
+        for i in range(offered_at[t], offered_at[t + 1]):
+            w.nodes[w.offered[i]].regret -= <float>value
+            if w.nodes[w.offered[i]].regret < 0:
+                w.nodes[w.offered[i]].regret = 0
     for i in range(depth):
         node = path[i]
         w.nodes[node].visits += 1
@@ -647,6 +724,7 @@ cdef class _Job:
         self.w.child_at = NULL
         self.w.stamp_at = NULL
         self.w.target = NULL
+        self.w.offered = NULL
 
     def __dealloc__(self):
         worker_free(&self.w)
@@ -707,17 +785,19 @@ cdef class _Job:
         return [self.w.roots[0]]
 
     cdef dict root_stats(self):
-        """action -> [visits, reward sum and win sum for the root player, availability]."""
+        """action -> [visits, reward sum and win sum for the root player, availability,
+        average strategy weight]."""
         cdef int32_t c
         out = {}
         for root in self.root_trees():
             c = self.w.nodes[<int32_t>root].first_child
             while c != NO_NODE:
-                entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0.0, 0])
+                entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0.0, 0, 0.0])
                 entry[0] += self.w.nodes[c].visits
                 entry[1] += self.w.nodes[c].reward[self.w.root_player]
                 entry[2] += self.w.nodes[c].win
                 entry[3] += self.w.nodes[c].avail
+                entry[4] += self.w.nodes[c].strategy
                 c = self.w.nodes[c].next_sibling
         return out
 
@@ -766,6 +846,7 @@ cdef SearchParams search_params(config) except *:
     p.infer = config.infer
     p.selection = config.selection_mode
     p.whole_game = config.whole_game
+    p.gamma = config.gamma
     return p
 
 
@@ -921,12 +1002,10 @@ cdef class SearchRun:
         """The merged root statistics so far."""
         merged = {}
         for job in self.jobs:
-            for action, (visits, reward, win, avail) in (<_Job>job).root_stats().items():
-                entry = merged.setdefault(action, [0, 0.0, 0.0, 0])
-                entry[0] += visits
-                entry[1] += reward
-                entry[2] += win
-                entry[3] += avail
+            for action, values in (<_Job>job).root_stats().items():
+                entry = merged.setdefault(action, [0, 0.0, 0.0, 0, 0.0])
+                for k in range(5):
+                    entry[k] += values[k]
         first = <_Job>self.jobs[0]
         return {
             "root_player": first.w.root_player,

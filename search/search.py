@@ -13,8 +13,15 @@ ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode
 #: How a player's move is chosen at a node of the tree: "ucb", the most promising by UCB (the
 #: play converges to a pure strategy); "smooth", Smooth UCT (Heinrich & Silver 2015): UCB's
 #: move or, more and more often as the node's visits grow (from 10% to 90%), one drawn from the
-#: node's average strategy, its moves' visit shares, which is the search's policy.
-SELECTIONS = {"ucb": Selection.SEL_UCB, "smooth": Selection.SEL_SMOOTH}
+#: node's average strategy, its moves' visit shares, which is the search's policy; "regret",
+#: regret matching (Lisý et al. 2013): a move drawn in proportion to its positive regret mixed
+#: with `gamma` of uniform exploration, whose visit shares (the average strategy) are the
+#: policy. Both play the policy at the root and approach an equilibrium with `whole_game`.
+SELECTIONS = {
+    "ucb": Selection.SEL_UCB,
+    "smooth": Selection.SEL_SMOOTH,
+    "regret": Selection.SEL_REGRET,
+}
 PLAYOUTS = ("random", "heuristic")
 #: The budget of a search that names neither iterations nor seconds.
 DEFAULT_ITERATIONS = 2000
@@ -73,8 +80,8 @@ class SearchConfig:
     #: world draws one by weight. 0 deals uniformly; a game without a model at the position's
     #: player count refuses more (ValueError).
     infer: int = 0
-    #: One of `SELECTIONS`. With "smooth" the search plays its average strategy at the root: the
-    #: move is drawn from it, from `seed` (`temperature` stays 0).
+    #: One of `SELECTIONS`. With "smooth" or "regret" the search plays its average strategy at
+    #: the root: the move is drawn from it, from `seed` (`temperature` stays 0).
     selection: str = "ucb"
     #: 1: MO-ISMCTS searches the whole game from its deal, for a game that can start again
     #: (the test games; else ValueError): every world deals everything anew and each player's
@@ -83,6 +90,8 @@ class SearchConfig:
     #: information set now. With "smooth" this approaches an equilibrium, which a search from
     #: the position cannot (it deals the others' cards uniformly, whatever their moves said).
     whole_game: int = 0
+    #: With "regret": the share of uniform exploration in each choice, within (0, 1].
+    gamma: float = 0.1
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -94,7 +103,9 @@ class SearchConfig:
         if self.playout not in PLAYOUTS:
             raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}")
         if self.selection not in SELECTIONS:
-            raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}")
+            raise ValueError(
+                f"selection must be one of {', '.join(SELECTIONS)}, got {self.selection!r}"
+            )
         for name, low, high in _INT_RANGES:
             _check_int(name, getattr(self, name), low, high)
         for name, least, most, low_open in _FLOAT_RANGES:
@@ -107,7 +118,9 @@ class SearchConfig:
             raise ValueError("reuse: PIMC's fixed worlds cannot follow a move; "
                              "mo-ismcts and so-ismcts keep their trees")  # fmt: skip
         if self.selection != "ucb" and self.temperature:
-            raise ValueError("temperature: the smooth selection draws its move from its policy")
+            raise ValueError(
+                f"temperature: the {self.selection} selection draws its move from its policy"
+            )
         if self.whole_game and (self.algorithm != "mo-ismcts" or self.reuse or self.infer):
             raise ValueError("whole_game: a search of the whole game is MO-ISMCTS's, "
                              "without reuse or infer")  # fmt: skip
@@ -152,6 +165,7 @@ _FLOAT_RANGES = (
     ("rank_weight", 0.0, 1.0, False),
     ("epsilon", 0.0, 1.0, False),
     ("temperature", 0.0, 100.0, False),
+    ("gamma", 0.0, 1.0, True),
 )
 
 
@@ -185,7 +199,8 @@ class MoveStats:
     win_chance: float
     availability: int
     #: The probability that the search's recommendation is this move: for "ucb", 1 for the
-    #: most visited move (or visits^(1/temperature) shares); for "smooth", its average strategy.
+    #: most visited move (or visits^(1/temperature) shares); for "smooth" and "regret", its
+    #: average strategy.
     policy: float
 
 
@@ -247,9 +262,9 @@ class Search:
 
     def result(self) -> SearchResult:
         raw = self._run.stats()
-        found = {action: raw["moves"].get(action, (0, 0.0, 0.0, 0)) for action in self._legal}
+        found = {action: raw["moves"].get(action, _UNSEEN) for action in self._legal}
         order = sorted(self._legal, key=lambda a: (-found[a][0], -_mean(found[a]), a))
-        weights = _weights([found[a][0] for a in order], self.config)
+        weights = _weights([found[a] for a in order], self.config)
         moves = [
             MoveStats(
                 action=action,
@@ -282,16 +297,25 @@ class Search:
         )
 
 
-def _mean(entry: tuple[int, float, float, int]) -> float:
-    """The mean reward of a move's root statistics (visits, reward, win, availability)."""
+#: A move's root statistics: visits, reward, win, availability, average strategy weight.
+_Entry = tuple[int, float, float, int, float]
+_UNSEEN: _Entry = (0, 0.0, 0.0, 0, 0.0)
+
+
+def _mean(entry: _Entry) -> float:
+    """The mean reward of a move's root statistics."""
     return entry[1] / entry[0] if entry[0] else 0.0
 
 
-def _weights(visits: list[int], config: SearchConfig) -> list[float]:
-    """The weights the move to play is drawn with, for moves by `visits` (most first): for
-    "smooth" the visits (uniform before any); for "ucb" the first alone at temperature 0 (or
-    before any visit), else visits^(1/temperature) relative to the first's."""
-    if config.selection == "smooth":
+def _weights(entries: list[_Entry], config: SearchConfig) -> list[float]:
+    """The weights the move to play is drawn with, for moves by root statistics (most visited
+    first): for "smooth" the visits; for "regret" its average strategy (the C loop's weights);
+    uniform for both before any. For "ucb" the first alone at temperature 0 (or before any
+    visit), else visits^(1/temperature) relative to the first's."""
+    visits = [entry[0] for entry in entries]
+    if config.selection == "regret" and any(entry[4] for entry in entries):
+        return [entry[4] for entry in entries]
+    if config.selection != "ucb":
         return [float(v) for v in visits] if visits[0] else [1.0] * len(visits)
     if config.temperature == 0 or visits[0] == 0:
         return [1.0] + [0.0] * (len(visits) - 1)
