@@ -20,7 +20,7 @@ const CITADELS = makeCitadels({
   cards: [card("castle", 4, { colour: "noble", cost: "4" }), card("haunted-quarter", 1, { colour: "unique", cost: "2" })],
   rules_options: [],
 });
-const rcPosition = { observer: 1, players: [{}, {}], decision: { phase: "ROYAL_CITIES_PHASE_TURN" } };
+const rcPosition = { observer: 1, players: [{}, {}], decision: { phase: "ROYAL_CITIES_PHASE_TURN", player: 1 } };
 const citadelsPosition = { observer: 1, players: [{}, {}, {}] };
 
 test("Royal Cities' moves in words", () => {
@@ -30,6 +30,11 @@ test("Royal Cities' moves in words", () => {
   assert.equal(words("build white-3 red"), "Build White 3 in your Red City");
   assert.equal(words("target p0 red"), "The top card of P1's Red City");
   assert.equal(words("frobnicate x"), "frobnicate x", "an unknown move as it is");
+  // Another player's move names its own hand and cities as theirs, not the observer's.
+  assert.equal(ROYAL_CITIES.describeMove("build white-3 red", rcPosition, 0), "Build White 3 in their Red City");
+  const theirTurn = { ...rcPosition, decision: { ...rcPosition.decision, player: 0 } };
+  assert.equal(ROYAL_CITIES.describeMove("play city blue", theirTurn), "Play the top card of their Blue City");
+  assert.equal(ROYAL_CITIES.describeMove("play hand red-2", theirTurn), "Play Red 2 from their hand (Jester)");
 });
 
 test("Citadels' moves in words", () => {

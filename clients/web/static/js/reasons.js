@@ -20,7 +20,7 @@ export function lineWords(steps, game, position) {
   const known = [];
   for (const step of steps || []) {
     if (playerOf(step) < 0) break;
-    const move = step.hidden ? t("reason.hidden") : game.describeMove(step.move, position);
+    const move = step.hidden ? t("reason.hidden") : game.describeMove(step.move, position, playerOf(step));
     known.push(t("step", { who: who(playerOf(step), observer), move }));
   }
   return known.join(t("reason.then"));

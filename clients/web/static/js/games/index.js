@@ -11,7 +11,8 @@
 //   renderSetup(root, position, changed)
 //                                 draw the setup editor into `root`; call changed(position)
 //                                 after every edit (the page saves it and asks the engine)
-//   describeMove(text, position)  a move's text in plain words
+//   describeMove(text, position, mover)  a move's text in plain words (mover: who makes it,
+//                                  by default the player to act in position)
 //   describeField(path)           a field path of an error ("players[1].hand[0]") in words
 //   revealChoices(position)       the cards a reveal slot may name: every kind, with the
 //                                 copies the observer cannot see (`left`, 0 when none),

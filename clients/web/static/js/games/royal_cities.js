@@ -95,6 +95,12 @@ export const CATALOGUE = {
     "royal_cities.move.target": "The top card of {who}'s {city}",
     "royal_cities.move.regent": "Give {card} to the Regent's {city}",
     "royal_cities.move.tax": "Tax your {city}",
+    "royal_cities.move.play_hand_their": "Play {card} from their hand ({effect})",
+    "royal_cities.move.play_city_their": "Play the top card of their {city}",
+    "royal_cities.move.add_hero_their": "Add a card to the Market with their Hero (draw two, keep one)",
+    "royal_cities.move.build_their": "Build {card} in their {city}",
+    "royal_cities.move.city_their": "Their {city}",
+    "royal_cities.move.tax_their": "Tax their {city}",
     "royal_cities.field.city_card": "{who}'s {city}, card {n} from the bottom",
     "royal_cities.field.city": "{who}'s {city}",
     "royal_cities.field.hand_card": "{who}'s hand, card {n}",
@@ -204,6 +210,12 @@ export const CATALOGUE = {
     "royal_cities.move.target": "La carte la plus haute de la {city} de {who}",
     "royal_cities.move.regent": "Donner {card} à la {city} du Régent",
     "royal_cities.move.tax": "Imposer votre {city}",
+    "royal_cities.move.play_hand_their": "Jouer {card} de sa main ({effect})",
+    "royal_cities.move.play_city_their": "Jouer la carte la plus haute de sa {city}",
+    "royal_cities.move.add_hero_their": "Ajouter une carte au Marché avec son Héros (en piocher deux, en garder une)",
+    "royal_cities.move.build_their": "Construire {card} dans sa {city}",
+    "royal_cities.move.city_their": "Sa {city}",
+    "royal_cities.move.tax_their": "Imposer sa {city}",
     "royal_cities.field.city_card": "{city} de {who}, carte {n} en partant du bas",
     "royal_cities.field.city": "{city} de {who}",
     "royal_cities.field.hand_card": "main de {who}, carte {n}",
@@ -563,45 +575,52 @@ function cardWords(name) {
 // the move keeps ("red", "rouge").
 const reasonItem = (kind, item) => (kind === "expects" ? T("vp") : CITIES.includes(item) ? colourWords(item) : item);
 
-function describeMove(text, obs) {
+// The moves whose words name the mover's own hand, Hero or cities.
+const THEIR = new Set(["move.play_hand", "move.play_city", "move.add_hero", "move.build", "move.city", "move.tax"]);
+
+// A move in words. `mover` makes it (default: the player to act in `obs`); the mover's own
+// hand and cities are "your" when the mover is the observer, "their" otherwise.
+function describeMove(text, obs, mover = (obs.decision || {}).player || 0) {
   const words = text.split(" ");
   const [verb, a, b, c] = words;
+  const theirs = mover !== (obs.observer || 0);
+  const say = (key, params) => T(theirs && THEIR.has(key) ? `${key}_their` : key, params);
   const card = (name) => cardWords(name) || name;
   const city = (colour) => (CITIES.includes(colour) ? cityWords(colour) : colour);
   const effect = (name) => T(`effect.${valueOf(name)}`);
   switch (verb) {
     case "play":
-      if (a === "hand") return b === "?" ? T("move.play_hand_unknown") : T("move.play_hand", { card: card(b), effect: effect(b) });
-      return T("move.play_city", { city: city(b) });
+      if (a === "hand") return b === "?" ? say("move.play_hand_unknown") : say("move.play_hand", { card: card(b), effect: effect(b) });
+      return say("move.play_city", { city: city(b) });
     case "purchase":
-      return T("move.purchase");
+      return say("move.purchase");
     case "add":
-      return a === "hero" ? T("move.add_hero") : T("move.add");
+      return a === "hero" ? say("move.add_hero") : say("move.add");
     case "buy":
-      return T("move.buy", { card: card(a) });
+      return say("move.buy", { card: card(a) });
     case "build":
-      return T(phaseOf(obs) === "SOLO_REGENT" ? "move.build_regent" : "move.build", { card: card(a), city: city(b) });
+      return say(phaseOf(obs) === "SOLO_REGENT" ? "move.build_regent" : "move.build", { card: card(a), city: city(b) });
     case "stop":
-      return T("move.stop");
+      return say("move.stop");
     case "pass":
-      return T("move.pass", { card: card(a) });
+      return say("move.pass", { card: card(a) });
     case "keep":
-      return T("move.keep", { card: card(a) });
+      return say("move.keep", { card: card(a) });
     case "discard":
-      return T("move.discard", { card: card(b) });
+      return say("move.discard", { card: card(b) });
     case "take":
-      return T("move.take", { card: card(b) });
+      return say("move.take", { card: card(b) });
     case "city":
-      return T("move.city", { city: city(a) });
+      return say("move.city", { city: city(a) });
     case "target": {
-      if (a === "regent") return T("move.target_regent", { city: city(b) });
+      if (a === "regent") return say("move.target_regent", { city: city(b) });
       const q = Number(a.slice(1));
-      return q === (obs.observer || 0) ? T("move.target_you", { city: city(b) }) : T("move.target", { who: seat(q), city: city(b) });
+      return q === (obs.observer || 0) ? say("move.target_you", { city: city(b) }) : say("move.target", { who: seat(q), city: city(b) });
     }
     case "regent":
-      return T("move.regent", { card: card(a), city: city(b) });
+      return say("move.regent", { card: card(a), city: city(b) });
     case "tax":
-      return T("move.tax", { city: city(a) });
+      return say("move.tax", { city: city(a) });
     default:
       return [verb, a, b, c].filter(Boolean).join(" ");
   }
