@@ -18,15 +18,15 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 from types import ModuleType
-
-import numpy as np
-import pyspiel
-from open_spiel.python import policy as os_policy
-from open_spiel.python.algorithms import exploitability, outcome_sampling_mccfr
+from typing import TYPE_CHECKING
 
 import engine
 from bench.exploitability import SEARCHES, _config, exact_games, searched_policy
 from engine.registry import layer_module
+
+if TYPE_CHECKING:  # OpenSpiel is imported where it is used: the module loads without it
+    import pyspiel
+    from open_spiel.python import policy as os_policy
 
 BUDGETS = (1000, 10000, 50000)
 DEFAULT_SEARCHES = ("mo-ismcts", "smooth whole", "regret whole")
@@ -41,6 +41,8 @@ def mapped(
 ) -> os_policy.TabularPolicy:
     """Our `policy` (by our information sets and move texts) as OpenSpiel's tabular policy:
     each of its information states takes the policy of ours at the position it maps to."""
+    from open_spiel.python import policy as os_policy
+
     table = os_policy.TabularPolicy(game)
     done: set[str] = set()
 
@@ -66,6 +68,8 @@ def mapped(
 
 def cfr(game: pyspiel.Game, iterations: int) -> float:
     """OpenSpiel's CFR (its C++ solver): its average policy's exploitability."""
+    import pyspiel
+
     solver = pyspiel.CFRSolver(game)
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
@@ -74,6 +78,9 @@ def cfr(game: pyspiel.Game, iterations: int) -> float:
 
 def oos(game: pyspiel.Game, iterations: int, seed: int) -> float:
     """OpenSpiel's outcome-sampling MCCFR (Python): its average policy's exploitability."""
+    import numpy as np
+    from open_spiel.python.algorithms import exploitability, outcome_sampling_mccfr
+
     np.random.seed(seed)
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(iterations):
@@ -87,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--searches", default=",".join(DEFAULT_SEARCHES))
     parser.add_argument("--cfr", type=int, default=10000, help="the most CFR iterations")
     args = parser.parse_args(argv)
+    import pyspiel
+    from open_spiel.python import policy as os_policy
+    from open_spiel.python.algorithms import exploitability
+
     budgets = [int(b) for b in args.budgets.split(",")]
     names = args.searches.split(",")
     solved = exact_games()
