@@ -14,18 +14,10 @@ NAME = "kuhn_poker"
 TEXTS = (("check", "fold"), ("bet", "call"))
 
 
-def position(history: list[tuple[int, int]]) -> State:
-    """Our position after OpenSpiel's `history` of (player, action), chance as player -1."""
+def deal(history: list[tuple[int, int]]) -> State:
+    """Our deal of the cards OpenSpiel's `history` of (player, action) deals (chance as player
+    -1), before any bet: `bench.openspiel_check` replays the bets."""
     cards = [action for player, action in history if player < 0]
     view = Observation(0, 2, RulesConfig(), CARDS[cards[0]], (), None)
     state = state_from_observation(view, draws=(CARDS[cards[1]],))
-    for player, action in history:
-        if player >= 0:
-            state.apply_action(ours(state, action))
     return state
-
-
-def ours(state: State, action: int) -> int:
-    """Our action for OpenSpiel's `action` at `state`."""
-    legal = {state.action_to_string(a): a for a in state.legal_actions()}
-    return next(legal[text] for text in TEXTS[action] if text in legal)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from bench.exploitability import SEARCHES, _config, exact_games, searched_policy
+from engine.interface import State
 from engine.registry import layer_module
 
 if TYPE_CHECKING:  # OpenSpiel is imported where it is used: the module loads without it
@@ -34,6 +35,22 @@ DEFAULT_SEARCHES = ("mo-ismcts", "smooth whole", "regret whole")
 
 def _history(state: pyspiel.State) -> list[tuple[int, int]]:
     return [(step.player, step.action) for step in state.full_history()]
+
+
+def position_after(ours: ModuleType, history: list[tuple[int, int]]) -> State:
+    """Our position after OpenSpiel's `history` in the game of `ours` (its module): its deal,
+    then each player's action replayed."""
+    state: State = ours.deal(history)
+    for player, action in history:
+        if player >= 0:
+            state.apply_action(action_of(ours, state, action))
+    return state
+
+
+def action_of(ours: ModuleType, state: State, action: int) -> int:
+    """Our action for OpenSpiel's `action` at `state`: the first of its texts that is legal."""
+    legal = {state.action_to_string(a): a for a in state.legal_actions()}
+    return next(legal[text] for text in ours.TEXTS[action] if text in legal)
 
 
 def mapped(
@@ -53,12 +70,12 @@ def mapped(
             key = state.information_state_string()
             if key not in done:
                 done.add(key)
-                position = ours.position(_history(state))
+                position = position_after(ours, _history(state))
                 mine = policy[position.observation(position.current_player)]
                 row = table.policy_for_key(key)
                 row[:] = 0.0
                 for action in state.legal_actions():
-                    row[action] = mine[position.action_to_string(ours.ours(position, action))]
+                    row[action] = mine[position.action_to_string(action_of(ours, position, action))]
         for action in state.legal_actions():
             visit(state.child(action))
 
