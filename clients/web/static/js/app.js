@@ -419,6 +419,7 @@ function showFollow(answer) {
 function renderLog() {
   const log = state.log || [];
   $("log").replaceChildren(...logList(log, stepWords, backTo));
+  $("log-count").textContent = log.length ? `(${number(log.length)})` : "";
   $("undo").disabled = !log.length;
 }
 

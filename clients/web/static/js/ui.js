@@ -118,25 +118,39 @@ export function counterRow({ name, id, label, view, field, edit, mine = false, h
   );
 }
 
-// The buttons that choose where tapped cards go (`zones`: [id, label]); `current` is pressed.
-export function zoneTabs(label, zones, current, onPick) {
-  const tabs = zones.map(([id, text]) => {
-    const tab = el("button", { type: "button", "data-zone": id, "aria-pressed": current === id }, text);
-    tab.onclick = () => onPick(id);
-    return tab;
-  });
-  return el("div", { class: "zone-tabs", role: "group", "aria-label": label }, ...tabs);
+// A place on the table drawn (a hand, the Market, a player's City): a button naming it, with
+// its count when given, that makes it the place the deck's tapped cards go (pressed when it
+// is: `active`), then its contents; a tap on the place itself, off its cards, chooses it too.
+export function zoneBox({ id, active, heading, count = null, onPick }, ...contents) {
+  const pick = el(
+    "button",
+    { type: "button", class: "zone-pick", "data-zone": id, "aria-pressed": active },
+    heading,
+    count === null ? null : el("span", { class: "count" }, `${count}`),
+  );
+  pick.onclick = () => onPick(id);
+  const box = el("div", { class: `zone${active ? " active" : ""}`, "data-zone-box": id }, pick, ...contents);
+  box.onclick = (event) => {
+    if (!event.target.closest("button, input, select, label, summary")) onPick(id);
+  };
+  return box;
 }
 
-// A place cards were put: its heading (with the count, when given) and its contents;
-// `active` when tapped cards go there.
-export function zoneBox(id, active, heading, count, ...contents) {
-  return el(
-    "div",
-    { class: `zone${active ? " active" : ""}`, "data-zone-box": id },
-    el("h3", {}, heading, count === null ? null : el("span", { class: "muted" }, `${count}`)),
-    ...contents,
-  );
+// Another player's hand as the table shows it: `count` cards face down (a picture only; its
+// count is read by the stepper beside it).
+export function faceDown(count) {
+  const backs = Array.from({ length: Math.min(count, 12) }, () => el("span", { class: "card back" }));
+  return el("span", { class: "backs", "aria-hidden": "true" }, ...backs);
+}
+
+// One player's place at the table: its name and counters, then what lies before it.
+export function seatPanel(id, name, ...parts) {
+  return el("section", { class: "seat", "data-seat": id, "aria-label": name }, ...parts);
+}
+
+// Where the deck's tapped cards go now, in words, above the deck.
+export function targetLine(where) {
+  return el("p", { class: "target", id: "target", "aria-live": "polite" }, t("setup.target", { where }));
 }
 
 // A placed card: tapping it takes it back (`onRemove`).

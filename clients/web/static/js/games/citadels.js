@@ -6,7 +6,7 @@
 // description of the game.
 import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
+import { checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 // The card colour class (the page's palette) of each district colour.
@@ -88,15 +88,21 @@ export const CATALOGUE = {
     "citadels.crown": "Crown",
     "citadels.first_picker": "First to pick",
     "citadels.deck": "Deck: {count} (what the rest leaves)",
+    "citadels.city": "City",
+    "citadels.mark.killed": "killed",
+    "citadels.mark.robbed": "robbed",
+    "citadels.seat.characters": "Characters:",
+    "citadels.seat.unknown": "not revealed yet",
+    "citadels.draft.face_up": "Face up:",
+    "citadels.draft.face_down": "Face down:",
+    "citadels.draft.yours": "yours:",
     "citadels.zone.hand": "Your hand",
     "citadels.zone.drawn": "Drawn, to keep or put back",
     "citadels.zone.city": "{who}: city",
-    "citadels.zones": "where tapped districts go",
     "citadels.districts": "the districts",
     "citadels.gold": "Gold",
     "citadels.heading.districts": "Districts",
-    "citadels.districts_help": "Choose a place, then tap districts to put them there; tap a placed district to take it back. Cities list districts in the order built.",
-    "citadels.heading.gold": "Gold and hands",
+    "citadels.districts_help": "Tap a place on the table (your hand, the drawn districts, a player's city), then tap districts here to put them there; tap a placed district to take it back. Cities list districts in the order built.",
     "citadels.heading.characters": "Characters",
     "citadels.heading.pending": "Pending decision",
     "citadels.face_up": "Face up ({count})",
@@ -251,15 +257,21 @@ export const CATALOGUE = {
     "citadels.crown": "Couronne",
     "citadels.first_picker": "Premier à choisir",
     "citadels.deck": "Pioche : {count} (ce que le reste laisse)",
+    "citadels.city": "Cité",
+    "citadels.mark.killed": "assassiné",
+    "citadels.mark.robbed": "volé",
+    "citadels.seat.characters": "Personnages :",
+    "citadels.seat.unknown": "pas encore révélés",
+    "citadels.draft.face_up": "Face visible :",
+    "citadels.draft.face_down": "Face cachée :",
+    "citadels.draft.yours": "les vôtres :",
     "citadels.zone.hand": "Votre main",
     "citadels.zone.drawn": "Piochés, à garder ou remettre",
     "citadels.zone.city": "{who} : cité",
-    "citadels.zones": "où vont les quartiers touchés",
     "citadels.districts": "les quartiers",
     "citadels.gold": "Or",
     "citadels.heading.districts": "Quartiers",
-    "citadels.districts_help": "Choisissez un endroit, puis touchez les quartiers pour les y mettre ; touchez un quartier placé pour le reprendre. Les cités listent les quartiers dans l'ordre où ils ont été bâtis.",
-    "citadels.heading.gold": "Or et mains",
+    "citadels.districts_help": "Touchez un endroit de la table (votre main, les quartiers piochés, la cité d'un joueur), puis touchez ici les quartiers pour les y mettre ; touchez un quartier placé pour le reprendre. Les cités listent les quartiers dans l'ordre où ils ont été bâtis.",
     "citadels.heading.characters": "Personnages",
     "citadels.heading.pending": "Décision en attente",
     "citadels.face_up": "Face visible ({count})",
@@ -561,21 +573,12 @@ function renderSetup(root, obs, changed) {
         obs.observer = next;
       })(),
     ),
-    el("label", {}, T("round"), stepper("round", obs.round, 1, 60, (v) => edit(() => {
-      obs.round = v;
-      for (const view of obs.players) view.built_rounds = view.built_rounds.map((r) => Math.min(r, v));
-    })(), T("round"))),
-    select("crown", T("crown"), who, obs.crown, (v) => edit(() => (obs.crown = Number(v)))()),
-    select("first-picker", T("first_picker"), who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
-    el("span", { class: "muted", id: "deck" }, T("deck", { count: obs.deck_size })),
   );
 
-  const zones = [["hand", T("zone.hand")], ["drawn", T("zone.drawn")]];
-  obs.players.forEach((_, q) => zones.push([`city:${q}`, T("zone.city", { who: playerName(obs, q) })]));
-  const tabs = zoneTabs(T("zones"), zones, ui.zone, (id) => {
+  const pick = (id) => {
     ui.zone = id;
     changed(obs);
-  });
+  };
   const tiles = deckTiles({ class: "deck districts", "aria-label": T("districts") }, districts, counts, districtElement, (name) =>
     edit(() => place(obs, name))(),
   );
@@ -589,35 +592,82 @@ function renderSetup(root, obs, changed) {
     view.built_rounds.splice(i, 1);
   };
   const cardsBox = (id, label, list, view = null) =>
-    zoneBox(id, ui.zone === id, label, list.length,
+    zoneBox({ id, active: ui.zone === id, heading: label, count: list.length, onPick: pick },
       el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i, view && unbuild(view, i)))));
 
-  const players = el(
+  // Each seat: its name and the crown (a tap gives it the crown), gold and hand size, the
+  // characters known to be its own (your picks; another's once revealed), your hand face up
+  // or another's face down, its city in the order built.
+  const seats = obs.players.map((view, q) => {
+    const crown = el("button", { type: "button", class: "crown", "data-crown": q, "aria-pressed": obs.crown === q }, T("crown"));
+    crown.onclick = edit(() => (obs.crown = q));
+    return seatPanel(
+      q,
+      playerName(obs, q),
+      counterRow({ name: playerName(obs, q), id: q, label: T("gold"), view, field: "gold", edit, mine: q === me, handMax: 40 }, crown),
+      seatCharacters(obs, q),
+      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : faceDown(view.hand_size),
+      cardsBox(`city:${q}`, T("city"), view.city, view),
+    );
+  });
+
+  // The middle of the table: the round, who picked first, the deck, the draft's characters
+  // (face up, and face down), the districts drawn and not placed yet.
+  const middle = el(
     "div",
-    { class: "counters" },
-    ...obs.players.map((view, q) =>
-      counterRow({ name: playerName(obs, q), id: q, label: T("gold"), view, field: "gold", edit, mine: q === me, handMax: 40 }),
+    { class: "table-middle" },
+    el(
+      "div",
+      { class: "row" },
+      el("label", {}, T("round"), stepper("round", obs.round, 1, 60, (v) => edit(() => {
+        obs.round = v;
+        for (const view of obs.players) view.built_rounds = view.built_rounds.map((r) => Math.min(r, v));
+      })(), T("round"))),
+      select("first-picker", T("first_picker"), who, obs.first_picker, (v) => edit(() => (obs.first_picker = Number(v)))()),
+      el("span", { class: "muted", id: "deck" }, T("deck", { count: obs.deck_size })),
     ),
+    draftPicture(obs),
+    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
   );
 
   replaceKeepingFocus(
     root,
     general,
     rulesEditor(RULES, obs.rules, edit, rulesWords),
+    el("div", { class: "table", role: "group", "aria-label": t("setup.table") }, middle, el("div", { class: "seats" }, ...seats)),
     el("h2", {}, T("heading.districts")),
     el("p", { class: "muted" }, T("districts_help")),
-    tabs,
+    targetLine(ui.zone === "hand" ? T("zone.hand") : ui.zone === "drawn" ? T("zone.drawn") : T("zone.city", { who: playerName(obs, Number(ui.zone.split(":")[1])) })),
     tiles,
-    cardsBox("hand", T("zone.hand"), obs.players[me].hand),
-    ...obs.players.map((view, q) => cardsBox(`city:${q}`, T("zone.city", { who: playerName(obs, q) }), view.city, view)),
-    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
-    el("h2", {}, T("heading.gold")),
-    players,
     el("h2", {}, T("heading.characters")),
     characterEditor(obs, edit),
     el("h2", {}, T("heading.pending")),
     decisionEditor(obs, edit),
   );
+}
+
+// A character as the table shows it: its name, and whether it was killed or robbed.
+function characterCard(obs, value) {
+  const marks = [obs.killed === value ? T("mark.killed") : null, obs.robbed === value ? T("mark.robbed") : null].filter(Boolean);
+  return el("span", { class: "character", "data-character": characterName(value) },
+    character(characterName(value)), marks.length ? ` (${marks.join(", ")})` : null);
+}
+
+// The characters known to be player q's: the observer's picks, another's revealed ones.
+function seatCharacters(obs, q) {
+  const own = q === (obs.observer || 0) ? obs.draft.picks : obs.players[q].characters;
+  return el("div", { class: "row characters-held" }, el("span", { class: "muted" }, T("seat.characters")),
+    ...(own.length ? own.slice().sort(byCharacter).map((c) => characterCard(obs, c)) : [el("span", { class: "muted" }, T("seat.unknown"))]));
+}
+
+// The draft as the table shows it: the characters face up, the one put aside face down at
+// the start, and those you put face down.
+function draftPicture(obs) {
+  const dr = obs.draft;
+  return el("div", { class: "draft", "data-draft": "" },
+    dr.face_up.length ? el("div", { class: "row" }, el("span", { class: "muted" }, T("draft.face_up")), ...dr.face_up.map((c) => characterCard(obs, c))) : null,
+    el("div", { class: "row" }, el("span", { class: "muted" }, T("draft.face_down")), faceDown(1),
+      dr.discards.length ? el("span", {}, T("draft.yours"), " ", ...dr.discards.map((c) => characterCard(obs, c))) : null));
 }
 
 function place(obs, name) {

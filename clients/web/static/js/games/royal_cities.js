@@ -5,7 +5,7 @@
 // copies) and the rules options come from the service's description of the game.
 import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, stepper, zoneBox, zoneTabs } from "../ui.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 // The colour of the cards that have no City of their own: a white card joins a coloured one.
 const WHITE = "white";
@@ -58,18 +58,18 @@ export const CATALOGUE = {
     "royal_cities.zone.cities": "{who}: Cities",
     "royal_cities.regent": "the Regent",
     "royal_cities.regent.capital": "The Regent",
-    "royal_cities.zones": "where tapped cards go",
+    "royal_cities.cities": "Cities",
+    "royal_cities.of_seasons": "of {count}",
     "royal_cities.deck": "the deck",
     "royal_cities.you_are": "You are",
     "royal_cities.season": "Season",
     "royal_cities.reserve": "Reserve",
     "royal_cities.pile": "Draw pile: {count} (what the rest leaves)",
     "royal_cities.cards": "Cards",
-    "royal_cities.cards_help": "Choose a place, then tap cards in the deck to put them there; tap a placed card to take it back. Cities fill from the bottom.",
+    "royal_cities.cards_help": "Tap a place on the table (your hand, the Market, the discard pile, a player's Cities), then tap cards here to put them there; tap a placed card to take it back. Cities fill from the bottom.",
     "royal_cities.white_city": "Which City does {card} go to?",
     "royal_cities.hero_up": "Hero up",
     "royal_cities.bought": "Bought this Season",
-    "royal_cities.scores": "Scores and hands",
     "royal_cities.pending": "Pending decision",
     "royal_cities.to_act": "To act",
     "royal_cities.decision": "Decision",
@@ -173,18 +173,18 @@ export const CATALOGUE = {
     "royal_cities.zone.cities": "{who} : Cités",
     "royal_cities.regent": "le Régent",
     "royal_cities.regent.capital": "Le Régent",
-    "royal_cities.zones": "où vont les cartes touchées",
+    "royal_cities.cities": "Cités",
+    "royal_cities.of_seasons": "sur {count}",
     "royal_cities.deck": "les cartes",
     "royal_cities.you_are": "Vous êtes",
     "royal_cities.season": "Saison",
     "royal_cities.reserve": "Réserve",
     "royal_cities.pile": "Pioche : {count} (ce que le reste laisse)",
     "royal_cities.cards": "Cartes",
-    "royal_cities.cards_help": "Choisissez un endroit, puis touchez les cartes pour les y mettre ; touchez une carte placée pour la reprendre. Les Cités se remplissent par le bas.",
+    "royal_cities.cards_help": "Touchez un endroit de la table (votre main, le Marché, la défausse, les Cités d'un joueur), puis touchez ici les cartes pour les y mettre ; touchez une carte placée pour la reprendre. Les Cités se remplissent par le bas.",
     "royal_cities.white_city": "Dans quelle Cité va {card} ?",
     "royal_cities.hero_up": "Héros face visible",
     "royal_cities.bought": "A acheté cette Saison",
-    "royal_cities.scores": "Points et mains",
     "royal_cities.pending": "Décision en attente",
     "royal_cities.to_act": "À jouer",
     "royal_cities.decision": "Décision",
@@ -374,18 +374,6 @@ const left = (obs) => deck.left(placedCards(obs));
 
 // -- the setup editor --------------------------------------------------------------------
 
-function zones(obs) {
-  const list = [
-    ["hand", T("zone.hand")],
-    ["market", T("zone.market")],
-    ["discard", T("zone.discard")],
-    ["drawn", T("zone.drawn")],
-  ];
-  obs.players.forEach((_, q) => list.push([`cities:${q}`, T("zone.cities", { who: playerName(obs, q) })]));
-  if (obs.regent) list.push(["cities:regent", T("zone.cities", { who: T("regent.capital") })]);
-  return list;
-}
-
 function citiesOf(obs, owner) {
   return owner === "regent" ? obs.regent.cities : obs.players[Number(owner)].cities;
 }
@@ -425,12 +413,6 @@ function renderSetup(root, obs, changed) {
     obs.observer = Number(observer.value);
   });
 
-  const tabs = zoneTabs(T("zones"), zones(obs), ui.zone, (id) => {
-    ui.zone = id;
-    ui.white = null;
-    changed(obs);
-  });
-
   const tiles = deckTiles({ "aria-label": T("deck") }, deck, counts, cardElement, (name) => {
     if (colourOf(name) === WHITE && ui.zone.startsWith("cities:")) {
       ui.white = name;
@@ -457,18 +439,22 @@ function renderSetup(root, obs, changed) {
       )
     : null;
 
+  const pick = (id) => {
+    ui.zone = id;
+    ui.white = null;
+    changed(obs);
+  };
   const removable = (list, index) => {
     const name = cardName(list[index]);
     return placedCard(name, cardElement(name), edit(() => list.splice(index, 1)));
   };
-  const cardsBox = (id, label, list) =>
-    zoneBox(id, ui.zone === id, label, list.length, el("div", { class: "cards" }, ...list.map((_, i) => removable(list, i))));
-  const cityBox = (owner, label) =>
+  const cardsBox = (id, label, list, wide = false) =>
+    zoneBox({ id, active: ui.zone === id, heading: label, count: list.length, onPick: pick },
+      el("div", { class: wide ? "cards row-scroll" : "cards" }, ...list.map((_, i) => removable(list, i))));
+  // A player's Cities side by side, one column a colour, each stacked upwards by value.
+  const cityBox = (owner) =>
     zoneBox(
-      `cities:${owner}`,
-      ui.zone === `cities:${owner}`,
-      label,
-      null,
+      { id: `cities:${owner}`, active: ui.zone === `cities:${owner}`, heading: T("cities"), onPick: pick },
       el(
         "div",
         { class: "cities" },
@@ -482,48 +468,77 @@ function renderSetup(root, obs, changed) {
       ),
     );
 
-  const counters = el(
-    "div",
-    { class: "counters" },
-    ...obs.players.map((view, q) =>
+  // Each seat: its name, VP and hand size, the Hero and purchase marks; your hand face up,
+  // another's face down; its Cities.
+  const seats = obs.players.map((view, q) =>
+    seatPanel(
+      q,
+      playerName(obs, q),
       counterRow(
         { name: playerName(obs, q), id: q, label: T("vp"), view, field: "vp", edit, mine: q === me, handMax: 30 },
         solo ? null : checkbox(`hero-${q}`, T("hero_up"), view, "hero_up", edit),
         checkbox(`purchased-${q}`, T("bought"), view, "purchased", edit),
       ),
+      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : faceDown(view.hand_size),
+      cityBox(q),
     ),
-    solo ? counterRow({ name: T("regent.capital"), id: "regent", label: T("vp"), view: obs.regent, field: "vp", edit }) : null,
+  );
+  if (obs.regent) {
+    seats.push(
+      seatPanel(
+        "regent",
+        T("regent.capital"),
+        counterRow({ name: T("regent.capital"), id: "regent", label: T("vp"), view: obs.regent, field: "vp", edit }),
+        cityBox("regent"),
+      ),
+    );
+  }
+
+  // The middle of the table: the Season, the Reserve and the draw pile, the Market row, the
+  // discard pile, the cards drawn and not placed yet.
+  const middle = el(
+    "div",
+    { class: "table-middle" },
+    el(
+      "div",
+      { class: "row" },
+      el("label", {}, T("season"), stepper("season", obs.season, 1, obs.num_seasons, (v) => edit(() => (obs.season = v))(), T("season")),
+        el("span", { class: "muted" }, T("of_seasons", { count: obs.num_seasons }))),
+      el("label", {}, T("reserve"), stepper("reserve", obs.reserve_size, 0, 4, (v) => edit(() => (obs.reserve_size = v))(), T("reserve"))),
+      el("span", { class: "muted", id: "pile" }, T("pile", { count: obs.pile_size })),
+    ),
+    cardsBox("market", T("zone.market_up"), obs.market),
+    cardsBox("discard", T("zone.discard"), obs.discard, true),
+    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
   );
 
   const general = el(
     "div",
     { class: "row" },
     el("label", {}, T("you_are"), observer),
-    el("label", {}, T("season"), stepper("season", obs.season, 1, obs.num_seasons, (v) => edit(() => (obs.season = v))(), T("season"))),
-    el("label", {}, T("reserve"), stepper("reserve", obs.reserve_size, 0, 4, (v) => edit(() => (obs.reserve_size = v))(), T("reserve"))),
-    el("span", { class: "muted", id: "pile" }, T("pile", { count: obs.pile_size })),
   );
 
   const parts = [
     general,
     rulesEditor(RULES, obs.rules, edit, rulesWords),
+    el("div", { class: "table", role: "group", "aria-label": t("setup.table") }, middle, el("div", { class: "seats" }, ...seats)),
     el("h2", {}, T("cards")),
     el("p", { class: "muted" }, T("cards_help")),
-    tabs,
+    targetLine(zoneWords(obs, ui.zone)),
     chooser,
     tiles,
-    cardsBox("hand", T("zone.hand"), obs.players[me].hand),
-    cardsBox("market", T("zone.market_up"), obs.market),
-    ...obs.players.map((_, q) => cityBox(q, T("zone.cities", { who: playerName(obs, q) }))),
-    obs.regent ? cityBox("regent", T("zone.cities", { who: T("regent.capital") })) : null,
-    cardsBox("discard", T("zone.discard"), obs.discard),
-    cardsBox("drawn", T("zone.drawn"), obs.decision.drawn),
-    el("h2", {}, T("scores")),
-    counters,
     el("h2", {}, T("pending")),
     decisionEditor(obs, edit),
   ];
   replaceKeepingFocus(root, ...parts.filter(Boolean));
+}
+
+// The place tapped cards go, in words ("Your hand", "P2: Cities").
+function zoneWords(obs, zone) {
+  const fixed = { hand: "zone.hand", market: "zone.market", discard: "zone.discard", drawn: "zone.drawn" };
+  if (zone in fixed) return T(fixed[zone]);
+  const owner = zone.split(":")[1];
+  return T("zone.cities", { who: owner === "regent" ? T("regent.capital") : playerName(obs, Number(owner)) });
 }
 
 function decisionEditor(obs, edit) {

@@ -139,6 +139,8 @@ export default {
   "rules.title": "Rules options",
   "rules.changed": "Rules options ({count} changed)",
   "setup.hand": "Hand",
+  "setup.target": "Tapped cards go to: {where}",
+  "setup.table": "The table",
   "setup.remove": "Remove",
   "builds.none": "None yet.",
   "builds.done": "Done",

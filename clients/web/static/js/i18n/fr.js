@@ -139,6 +139,8 @@ export default {
   "rules.title": "Options de règles",
   "rules.changed": "Options de règles ({count} modifiées)",
   "setup.hand": "Main",
+  "setup.target": "Destination des cartes touchées : {where}",
+  "setup.table": "La table",
   "setup.remove": "Retirer",
   "builds.none": "Aucune pour l'instant.",
   "builds.done": "Terminé",
