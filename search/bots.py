@@ -17,6 +17,9 @@ from search.search import ALGORITHMS, Search, SearchConfig
 #: The bots that search: only they can advise (they weigh every move).
 SEARCH_BOTS = ("pimc", "so-ismcts", "mo-ismcts")
 BOT_KINDS = ("random", "heuristic", *SEARCH_BOTS, "level")
+#: How many of a hint's moves get win chances worth showing (`SearchConfig.show`): the
+#: service's advice searches with it, and bench/hint_quality.py measures it.
+HINT_SHOW = 5
 
 
 class Bot(Protocol):
@@ -245,6 +248,18 @@ def advice_config(
     return config
 
 
+def hint_config(
+    spec: str, game: str | None = None, players: int = 0, **overrides: object
+) -> SearchConfig:
+    """`advice_config` for a hint, which shows its moves' win chances: `show=HINT_SHOW` unless
+    the spec (or `overrides`) sets `show` itself or its search cannot show."""
+    config = advice_config(spec, game, players, **overrides)
+    _, values = parse_spec(resolve(spec, game, players))
+    if "show" in values or "show" in overrides or not config.can_show:
+        return config
+    return replace(config, show=HINT_SHOW)
+
+
 def make_bot(spec: str, game: str | None = None, players: int = 0) -> Bot:
     """Build a bot from `kind`, `kind:key=value,...` or `level:N` (resolved for `game` with
     `players` players); ValueError names what is wrong."""
@@ -295,6 +310,7 @@ __all__ = [
     "budget_parts",
     "check_budget",
     "forced_move",
+    "hint_config",
     "is_level",
     "make_bot",
     "own_budget",

@@ -16,6 +16,7 @@ cdef enum:
     MAX_DEPTH = 1024
     MAX_WORLDS = 64
     STOP_CHECK_EVERY = 256        # playout steps between two looks at the cancel flag and clock
+    MAX_SHOW = 64                 # the most moves `show` gives a share of the final phase
 
 cdef struct Node:
     int32_t first_child
@@ -46,6 +47,8 @@ cdef struct SearchParams:
     int selection                 # a Selection
     int whole_game                # MO-ISMCTS over the whole game from its deal (the game's start)
     double gamma                  # SEL_REGRET: the share of uniform exploration in each choice
+    int show                      # the root's top moves the final phase visits least-visited first; 0: none
+    double show_share             # the share of the budget (iterations and time) that phase takes
 
 cdef struct Worker:
     const GameApi* api
@@ -79,6 +82,18 @@ cdef struct Worker:
     double deadline               # CLOCK_MONOTONIC time at which worker_run stops; 0: none
     bint stopped                  # the last iteration was abandoned (cancel flag or deadline)
     bint out_of_memory
+    # `show`: the final phase, from iteration `final_from` (of this worker's budget; -1: none)
+    # or the monotonic time `final_at` (0: none), whichever comes first; then the root's
+    # `show_k` most visited moves at its start, `show_label`, are visited least-visited
+    # first (`show_n`: their visits over the worker's root trees), the most visited staying
+    # ahead. `show_count` is per action scratch for the phase's start.
+    int64_t final_from
+    double final_at
+    bint in_final
+    int show_k
+    int32_t show_label[MAX_SHOW]
+    int64_t show_n[MAX_SHOW]
+    int64_t* show_count
 
 cdef int worker_start(Worker* w) noexcept nogil
 cdef void worker_run(Worker* w, double deadline) noexcept nogil

@@ -108,6 +108,12 @@ cdef void worker_reset_counts(Worker* w) noexcept nogil:
     w.deadline = 0.0
     w.stopped = False
     w.out_of_memory = False
+    w.in_final = False
+    w.show_k = 0
+    w.final_at = 0.0
+    w.final_from = -1
+    if w.params.show > 0 and w.params.iterations > 0:
+        w.final_from = w.params.iterations - <int64_t>(w.params.iterations * w.params.show_share)
 
 
 cdef int worker_start(Worker* w) noexcept nogil:
@@ -145,6 +151,11 @@ cdef int worker_start(Worker* w) noexcept nogil:
     w.target = NULL
     w.target_len = 0
     w.offered = NULL
+    w.show_count = NULL
+    if w.params.show > 0:
+        w.show_count = <int64_t*>malloc(w.api.num_actions * sizeof(int64_t))
+        if w.show_count == NULL:
+            return -1
     if w.params.selection == SEL_REGRET:
         # Every choice of an iteration offers at most MAX_GAME_ACTIONS children.
         w.offered = <int32_t*>malloc(MAX_DEPTH * MAX_GAME_ACTIONS * sizeof(int32_t))
@@ -279,8 +290,10 @@ cdef void worker_free(Worker* w) noexcept nogil:
     free(w.belief_cdf)
     free(w.target)
     free(w.offered)
+    free(w.show_count)
     w.target = NULL
     w.offered = NULL
+    w.show_count = NULL
     w.beliefs = NULL
     w.belief_cdf = NULL
     w.nodes = NULL
@@ -489,6 +502,59 @@ cdef void shape_reward(const Worker* w, const void* d, double* r) noexcept nogil
         r[p] = (1.0 - wm - wr) * r[p] + wm * (0.5 + 0.5 * value) + wr * ahead
 
 
+cdef void start_final(Worker* w) noexcept nogil:
+    """`show`'s final phase begins: the root's `params.show` most visited moves over the
+    worker's root trees (fewer when fewer were visited; ties to the lower action), most visited
+    first, into `show_label` with their visits in `show_n`."""
+    cdef int32_t c, label
+    cdef int t, k, a, first = 0, last = w.num_trees
+    cdef int64_t top
+    if w.params.mode == MODE_MO:
+        first = w.root_player
+        last = first + 1
+    memset(w.show_count, 0, w.api.num_actions * sizeof(int64_t))
+    for t in range(first, last):
+        c = w.nodes[w.roots[t]].first_child
+        while c != NO_NODE:
+            if w.nodes[c].label >= 0:
+                w.show_count[w.nodes[c].label] += w.nodes[c].visits
+            c = w.nodes[c].next_sibling
+    w.show_k = 0
+    for k in range(w.params.show):
+        top = 0
+        label = -1
+        for a in range(w.api.num_actions):
+            if w.show_count[a] > top:
+                top = w.show_count[a]
+                label = a
+        if label < 0:
+            break
+        w.show_label[k] = label
+        w.show_n[k] = top
+        w.show_count[label] = 0
+        w.show_k += 1
+    w.in_final = True
+
+
+cdef int final_pick(const Worker* w, const int16_t* buf, int n) noexcept nogil:
+    """In the final phase, the root's move: the index in `show_label` of the least visited of
+    those moves that are legal here (`buf[:n]`; ties to the more visited at the phase's
+    start) and stay below the most visited one's visits, else the most visited (so it stays
+    the move), or -1 when none is legal."""
+    cdef int k, i, pick = -1
+    cdef bint legal
+    for k in range(w.show_k):
+        legal = False
+        for i in range(n):
+            if buf[i] == w.show_label[k]:
+                legal = True
+                break
+        if legal and (k == 0 or w.show_n[k] + 1 < w.show_n[0]) and (
+                pick <= 0 or w.show_n[k] < w.show_n[pick]):
+            pick = k
+    return pick
+
+
 cdef void iterate(Worker* w) noexcept nogil:
     cdef int16_t buf[MAX_GAME_ACTIONS]
     cdef int32_t cur[MAX_WORLDS]
@@ -504,7 +570,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int choices = 0, offered = 0
     cdef bint regret = w.params.selection == SEL_REGRET
     cdef int32_t child, best_child, node
-    cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p
+    cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p, forced = -1
     cdef int64_t total
     cdef double best, value
     cdef bint active[MAX_WORLDS]
@@ -554,7 +620,12 @@ cdef void iterate(Worker* w) noexcept nogil:
             if child_of(w, buf[i]) == NO_NODE:
                 untried += 1
         a = -1
-        if untried > 0 and w.n_nodes + w.num_trees < w.params.max_nodes:
+        if steps == 0 and w.in_final:
+            # `show`'s final phase: the root visits its top moves least-visited first.
+            forced = final_pick(w, buf, n)
+            if forced >= 0:
+                a = w.show_label[forced]
+        if a < 0 and untried > 0 and w.n_nodes + w.num_trees < w.params.max_nodes:
             pick = rng_below(w.rng, untried)
             for i in range(n):
                 if child_of(w, buf[i]) == NO_NODE:
@@ -659,6 +730,32 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.nodes[node].win += win
         for p in range(w.num_players):
             w.nodes[node].reward[p] += <float>r[p]
+    if forced >= 0:
+        w.show_n[forced] += 1
+
+
+cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
+    """MO-ISMCTS, the root player's tree: the win sum of the iterations through `node` were
+    each of the root player's next decisions below it (a node of more than one child, its
+    own: only its own choices count its children's availability) worth its most visited
+    move's win chance, rather than the mean over every move it tried."""
+    cdef int32_t c = w.nodes[node].first_child, best = NO_NODE
+    cdef int children = 0
+    cdef bint own = False
+    cdef double total = w.nodes[node].win
+    while c != NO_NODE:
+        children += 1
+        own = own or w.nodes[c].avail > 0
+        if best == NO_NODE or w.nodes[c].visits > w.nodes[best].visits:
+            best = c
+        c = w.nodes[c].next_sibling
+    if own and children > 1:
+        return w.nodes[node].visits * (w.nodes[best].win / w.nodes[best].visits)
+    c = w.nodes[node].first_child
+    while c != NO_NODE:
+        total += win_after(w, c) - w.nodes[c].win
+        c = w.nodes[c].next_sibling
+    return total
 
 
 cdef void worker_run(Worker* w, double deadline) noexcept nogil:
@@ -666,8 +763,9 @@ cdef void worker_run(Worker* w, double deadline) noexcept nogil:
     budget is spent, or until the cancel flag is raised; a long playout looks at both
     every STOP_CHECK_EVERY steps and is abandoned when either holds. Can be called again
     to go on. The deadline is shared by every worker of a search, so a thread that
-    starts late stops with the others rather than a budget later."""
-    cdef double start = now()
+    starts late stops with the others rather than a budget later. With `show`, the final
+    phase starts at its iteration or at the monotonic time `w.final_at`, whichever is first."""
+    cdef double start = now(), clock
     cdef int64_t limit = w.params.iterations
     cdef int64_t done = 0
     w.deadline = deadline
@@ -679,8 +777,13 @@ cdef void worker_run(Worker* w, double deadline) noexcept nogil:
             break
         if w.cancel[0]:
             break
-        if deadline > 0.0 and done % CLOCK_EVERY == 0 and now() >= deadline:
+        clock = now() if done % CLOCK_EVERY == 0 and (deadline > 0.0 or w.final_at > 0.0) else 0.0
+        if deadline > 0.0 and clock >= deadline:
             break
+        if w.params.show > 0 and not w.in_final and (
+                (w.final_from >= 0 and w.iterations >= w.final_from)
+                or (w.final_at > 0.0 and clock >= w.final_at)):
+            start_final(w)
         iterate(w)
         if w.stopped:
             break
@@ -725,6 +828,7 @@ cdef class _Job:
         self.w.stamp_at = NULL
         self.w.target = NULL
         self.w.offered = NULL
+        self.w.show_count = NULL
 
     def __dealloc__(self):
         worker_free(&self.w)
@@ -766,8 +870,10 @@ cdef class _Job:
         rng_seed(self.w.rng, seed)
         return 0
 
-    def run(self, double deadline) -> None:
-        """Iterate until the monotonic time `deadline` (0: no limit) or the budget."""
+    def run(self, double deadline, double final_at) -> None:
+        """Iterate until the monotonic time `deadline` (0: no limit) or the budget; `show`'s
+        final phase starts by the monotonic time `final_at` (0: by its iteration alone)."""
+        self.w.final_at = final_at
         with nogil:
             worker_run(&self.w, deadline)
 
@@ -786,8 +892,10 @@ cdef class _Job:
 
     cdef dict root_stats(self):
         """action -> [visits, reward sum and win sum for the root player, availability,
-        average strategy weight]."""
+        average strategy weight]; with `show`, MO-ISMCTS's win sums count the root player's
+        next decision at its most visited move (`win_after`)."""
         cdef int32_t c
+        cdef bint after = self.w.params.show > 0 and self.w.params.mode == MODE_MO
         out = {}
         for root in self.root_trees():
             c = self.w.nodes[<int32_t>root].first_child
@@ -795,7 +903,7 @@ cdef class _Job:
                 entry = out.setdefault(self.w.nodes[c].label, [0, 0.0, 0.0, 0, 0.0])
                 entry[0] += self.w.nodes[c].visits
                 entry[1] += self.w.nodes[c].reward[self.w.root_player]
-                entry[2] += self.w.nodes[c].win
+                entry[2] += win_after(&self.w, c) if after else self.w.nodes[c].win
                 entry[3] += self.w.nodes[c].avail
                 entry[4] += self.w.nodes[c].strategy
                 c = self.w.nodes[c].next_sibling
@@ -847,6 +955,8 @@ cdef SearchParams search_params(config) except *:
     p.selection = config.selection_mode
     p.whole_game = config.whole_game
     p.gamma = config.gamma
+    p.show = config.show
+    p.show_share = config.show_share
     return p
 
 
@@ -986,10 +1096,15 @@ cdef class SearchRun:
             seconds = remaining if seconds <= 0 else min(seconds, remaining)
         start = time.perf_counter()
         cdef double deadline = now() + seconds if seconds > 0 else 0.0
+        cdef double final_at = 0.0
+        if self.params.show > 0 and budget > 0:
+            # The time budget's last `show_share` is the final phase's (as the iterations').
+            final_at = now() + max(0.0, budget * (1.0 - self.params.show_share) - self.elapsed)
         if len(self.jobs) == 1:
-            self.jobs[0].run(deadline)
+            self.jobs[0].run(deadline, final_at)
         else:
-            workers = [threading.Thread(target=job.run, args=(deadline,), name=f"regent-search-{i}")
+            workers = [threading.Thread(target=job.run, args=(deadline, final_at),
+                                        name=f"regent-search-{i}")
                        for i, job in enumerate(self.jobs)]
             for worker in workers:
                 worker.start()

@@ -25,6 +25,8 @@ SELECTIONS = {
 PLAYOUTS = ("random", "heuristic")
 #: The budget of a search that names neither iterations nor seconds.
 DEFAULT_ITERATIONS = 2000
+#: The most moves `show` may give a share of the budget (the C core's MAX_SHOW).
+MAX_SHOW = 64
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,16 @@ class SearchConfig:
     whole_game: int = 0
     #: With "regret": the share of uniform exploration in each choice, within (0, 1].
     gamma: float = 0.1
+    #: K > 0: win chances worth showing for the root's K most visited moves. The last
+    #: `show_share` of the budget (of its iterations, and of its time) is a final phase in
+    #: which the root visits those K moves (its K most visited when the phase starts)
+    #: least-visited first, so each ends with at least `show_share` / K of the budget, none
+    #: overtaking the most visited, which stays the move. Their win chances (MO-ISMCTS) then
+    #: count the player's next decision below each at its most visited move, not at every
+    #: move it tried. "ucb" selection at temperature 0 only, not with `whole_game`; with
+    #: threads each worker gives its own top K their share.
+    show: int = 0
+    show_share: float = 0.3
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -121,9 +133,19 @@ class SearchConfig:
             raise ValueError(
                 f"temperature: the {self.selection} selection draws its move from its policy"
             )
+        if self.show and not self.can_show:
+            raise ValueError("show: only a search that plays its most visited move can show "
+                             "(ucb selection, temperature 0, not whole_game)")  # fmt: skip
         if self.whole_game and (self.algorithm != "mo-ismcts" or self.reuse or self.infer):
             raise ValueError("whole_game: a search of the whole game is MO-ISMCTS's, "
                              "without reuse or infer")  # fmt: skip
+
+    @property
+    def can_show(self) -> bool:
+        """Whether `show` may be set: the search plays its most visited move, which forcing
+        the others' visits does not change (the other selections and a temperature read the
+        visits as a policy)."""
+        return self.selection == "ucb" and not self.temperature and not self.whole_game
 
     @property
     def mode(self) -> Mode:
@@ -155,6 +177,7 @@ _INT_RANGES = (
     ("shape_others", 0, 1),
     ("infer", 0, 1 << 16),
     ("whole_game", 0, 1),
+    ("show", 0, MAX_SHOW),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (
@@ -166,6 +189,7 @@ _FLOAT_RANGES = (
     ("epsilon", 0.0, 1.0, False),
     ("temperature", 0.0, 100.0, False),
     ("gamma", 0.0, 1.0, True),
+    ("show_share", 0.0, 0.9, True),
 )
 
 

@@ -1,0 +1,135 @@
+"""`show`: the final phase gives each of the root's top moves its share of the budget, the
+move is still the main phase's, the same seed gives the same search, bad values are named."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import engine
+from search.bots import HINT_SHOW, HeuristicBot, hint_config, search_config
+from search.search import SearchConfig, search
+
+
+def _deal() -> engine.State:
+    """A position with as many legal moves as any `show` tested here (Citadels' first pick)."""
+    state = engine.new_game("citadels", 4, seed=7)
+    assert len(state.legal_actions()) >= 5
+    return state
+
+
+@pytest.mark.parametrize("algorithm", ["mo-ismcts", "so-ismcts", "pimc"])
+@pytest.mark.parametrize(("show", "share"), [(3, 0.3), (5, 0.3), (5, 0.6)])
+def test_each_shown_move_gets_its_share(algorithm: str, show: int, share: float) -> None:
+    """Each of the `show` moves shown (the most visited) ends with at least its share of the
+    final phase's iterations."""
+    state = _deal()
+    config = SearchConfig(algorithm=algorithm, iterations=3000, seed=4, show=show,
+                          show_share=share)  # fmt: skip
+    result = search(state, config)
+    least = int(3000 * share) // show
+    assert all(m.visits >= least for m in result.moves[:show]), [m.visits for m in result.moves]
+
+
+def test_a_move_the_search_neglects_gets_its_share() -> None:
+    """Where the plain search commits (a Royal Cities 2-player turn, 122 of 3,000 visits on
+    its fifth move), `show` gives each shown move its share."""
+    state = engine.new_game("royal_cities", 2, seed=5)
+    for number in range(37):
+        state.apply_action(HeuristicBot().choose(state, number))
+    config = SearchConfig(iterations=3000, seed=4, show=5)
+    least = int(3000 * config.show_share) // 5
+    assert search(state, config).moves[4].visits >= least
+    assert search(state, replace(config, show=0)).moves[4].visits < least
+
+
+def test_the_move_is_the_main_phases() -> None:
+    """The final phase changes no visit of a move it does not show and leaves the move the
+    most visited before it: the search of the main phase's budget alone."""
+    state = _deal()
+    config = SearchConfig(iterations=4000, seed=9, show=4, show_share=0.25)
+    result = search(state, config)
+    main = search(state, replace(config, iterations=3000, show=0))
+    assert result.action == main.action
+    visits = {m.action: m.visits for m in main.moves}
+    shown = {m.action for m in result.moves[:4]}
+    assert shown == {m.action for m in main.moves[:4]}
+    assert result.moves[0].action == result.action
+    for move in result.moves:
+        if move.action in shown:
+            assert move.visits >= visits[move.action]
+        else:
+            assert move.visits == visits[move.action]
+
+
+def test_the_most_visited_stays_ahead() -> None:
+    """With fewer legal moves than `show` (two), the final phase gives the other move at most
+    the most visited one's visits less one, and the rest to it: the move stays the most
+    visited."""
+    state = engine.new_game("royal_cities", 2, seed=3)
+    assert len(state.legal_actions()) == 2
+    config = SearchConfig(iterations=2000, seed=1, show=5, show_share=0.9)
+    result = search(state, config)
+    main = search(state, replace(config, iterations=200, show=0))
+    assert result.action == main.action == result.moves[0].action
+    assert result.moves[0].visits - result.moves[1].visits in (1, 2)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_same_seed_same_result(threads: int) -> None:
+    state = _deal()
+    config = SearchConfig(iterations=2000, threads=threads, seed=5, show=5)
+    first, second = search(state, config), search(state, config)
+    assert first.action == second.action
+    assert [(m.action, m.visits, m.mean_reward, m.win_chance) for m in first.moves] == [
+        (m.action, m.visits, m.mean_reward, m.win_chance) for m in second.moves
+    ]
+
+
+def test_a_time_budget_has_its_final_phase() -> None:
+    """With seconds alone, the last `show_share` of the time is the final phase."""
+    state = _deal()
+    result = search(state, SearchConfig(iterations=0, seconds=0.4, seed=3, show=5))
+    least = 0.3 * result.iterations / 5
+    assert all(m.visits >= 0.5 * least for m in result.moves[:5]), [m.visits for m in result.moves]
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"show": -1}, "show"),
+        ({"show": 65}, "show"),
+        ({"show": 2.5}, "show"),
+        ({"show": True}, "show"),
+        ({"show_share": 0.0}, "show_share"),
+        ({"show_share": 0.95}, "show_share"),
+        ({"show_share": float("nan")}, "show_share"),
+        ({"show": 5, "selection": "smooth"}, "show"),
+        ({"show": 5, "selection": "regret"}, "show"),
+        ({"show": 5, "temperature": 0.5}, "show"),
+    ],
+)
+def test_bad_values_name_the_option(options: dict[str, object], named: str) -> None:
+    with pytest.raises(ValueError) as info:
+        SearchConfig(**options)  # type: ignore[arg-type]
+    assert str(info.value).split()[0].rstrip(":") == named
+
+
+def test_a_spec_names_show() -> None:
+    config = search_config("mo-ismcts:show=3,show_share=0.5")
+    assert config is not None and (config.show, config.show_share) == (3, 0.5)
+    with pytest.raises(ValueError, match="show"):
+        search_config("mo-ismcts:show=many")
+
+
+def test_a_hint_shows_unless_its_bot_says_otherwise() -> None:
+    """The service's hints search with `show=HINT_SHOW`; a spec that sets `show`, or a search
+    that cannot show, keeps its own; the bots' play does not show."""
+    assert hint_config("mo-ismcts", "citadels", 4).show == HINT_SHOW
+    assert hint_config("level:10", "royal_cities", 2).show == HINT_SHOW
+    assert hint_config("mo-ismcts:show=0").show == 0
+    assert hint_config("mo-ismcts:selection=smooth").show == 0
+    assert hint_config("level:3", "citadels", 4).show == 0  # it draws its move (temperature)
+    config = search_config("level:10", "royal_cities", 2)
+    assert config is not None and config.show == 0
