@@ -1,10 +1,12 @@
 """Hint quality: are the win chances a hint shows estimates of their moves, and how much does
 its move lose? At positions of seeded games of heuristic bots, the game's default bot
-searches at the hint page's normal budget and shows its most visited moves with their win
-chances; each shown move is then valued on its own, as the review checks a decision
-(`Reviewer.value_after`: in `--samples` worlds of the seat's information, the others reply
-by the playout policy up to the seat's next choice, which a search at `--deep` iterations
-values). Regret is the best shown move's value less the chosen one's, by that measure.
+searches at the hint page's normal budget as the service's hints do (`show`: its top moves
+get their share of the budget; `--show 0` searches without) and shows its most visited
+moves with their win chances; each shown move is then valued on its own, as the review
+checks a decision (`Reviewer.value_after`: in `--samples` worlds of the seat's information,
+the others reply by the playout policy up to the seat's next choice, which a search at
+`--deep` iterations values). Regret is the best shown move's value less the chosen one's,
+by that measure.
 
     python -m bench.hint_quality --game GAME --players 2 --positions 50
 
@@ -17,12 +19,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import engine
-from search.bots import HeuristicBot
+from search.bots import HINT_SHOW, HeuristicBot
 from search.review import ReviewConfig, Reviewer, decisions_of_game
-from search.search import search
+from search.search import SearchConfig, search
 
 #: Within this of its move's own value, a shown win chance is right.
 CLOSE = 0.05
@@ -56,6 +58,8 @@ def measure(
     samples: int,
     shown: int,
     seed: int,
+    show: int = HINT_SHOW,
+    show_share: float = SearchConfig.show_share,
 ) -> list[Position]:
     """The figures of `positions` positions, a few from each seeded game, every seat in turn."""
     found: list[Position] = []
@@ -72,7 +76,8 @@ def measure(
             if len(found) == positions:
                 break
             first = reviewer.config.search_config(moment.number, False, game, players)
-            result = search(moment.state, first)
+            hint = replace(first, show=show, show_share=show_share)
+            result = search(moment.state, hint)
             moves = result.moves[:shown]
             value = {}
             for move in moves:
@@ -95,16 +100,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=6000, help="the hint's budget")
     parser.add_argument("--deep", type=int, default=6000, help="each valuing search's budget")
     parser.add_argument("--samples", type=int, default=4, help="worlds per move valued")
-    parser.add_argument("--shown", type=int, default=5, help="moves shown per hint")
+    parser.add_argument("--shown", type=int, default=HINT_SHOW, help="moves shown per hint")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show", type=int, default=HINT_SHOW,
+                        help="the hint search's show (0: without the final phase)")  # fmt: skip
+    parser.add_argument("--show-share", type=float, default=SearchConfig.show_share)
     args = parser.parse_args(argv)
     found = measure(args.game, args.players, args.positions, args.iterations, args.deep,
-                    args.samples, args.shown, args.seed)  # fmt: skip
+                    args.samples, args.shown, args.seed, args.show, args.show_share)  # fmt: skip
     regrets = [p.regret for p in found]
     errors = [e for p in found for e in p.errors]
     close = sum(e <= CLOSE for e in errors)
     print(f"{args.game} {args.players}p, {len(found)} positions, hint {args.iterations} "
-          f"iterations, each move valued by {args.samples} searches of {args.deep}:")  # fmt: skip
+          f"iterations (show={args.show}, show_share={args.show_share:g}), each move valued "
+          f"by {args.samples} searches of {args.deep}:")  # fmt: skip
     print(f"  regret mean {statistics.fmean(regrets):.4f}, max {max(regrets):.3f}")
     print(f"  shown win chances within {CLOSE} of their move's value: {close} of {len(errors)} "
           f"({close / len(errors):.0%}); mean error {statistics.fmean(errors):.3f}, "

@@ -19,7 +19,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import (
     BOT_KINDS,
     Bot,
-    advice_config,
+    hint_config,
     is_level,
     make_bot,
     resolve,
@@ -124,8 +124,8 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         )  # fmt: skip
         if is_level(spec) and search_config(spec, game, state.num_players) is None:
             return state, make_bot(spec, game, state.num_players), stop_by
-        try:
-            config = advice_config(
+        try:  # a hint shows its top moves' win chances: they get their share of the budget
+            config = hint_config(
                 spec, game, state.num_players,
                 iterations=iterations, seconds=seconds, threads=threads, seed=request.seed,
             )  # fmt: skip

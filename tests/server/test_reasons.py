@@ -10,7 +10,7 @@ import engine
 from convert import observation_from_proto
 from convert.reports import report
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
-from search.bots import advice_config
+from search.bots import hint_config
 from search.explain import explain
 from search.search import search
 from tests.example_files import EXAMPLES, parsed
@@ -33,7 +33,7 @@ def test_recommend_explains_its_move_as_the_search_in_process_does(
     game = state.observation(state.current_player).game
     assert bool(got.beliefs) == (game == "citadels")
     spec = WIDE_LIMITS.bot_for(game, state.num_players)
-    config = advice_config(spec, game, state.num_players, iterations=400, threads=1, seed=9)
+    config = hint_config(spec, game, state.num_players, iterations=400, threads=1, seed=9)
     result = search(state, config)
     here = report(result, explain(state, result))
     for field in ("move", "steps", "reasons", "beliefs", "principal_variation"):
