@@ -4,7 +4,8 @@ first moves of seeded games followed through the page as a person at the table e
 what the engine's observation for that seat holds: each seat's VP or gold, hand size (your
 cards face up, another's face down), Cities or city, the Market row and the discard pile, the
 Season or the round, the crown and the characters known to be each player's, the draft's
-face-up characters. Then a tap on a place of the picture makes it the place tapped cards go.
+face-up characters. The picture fits a phone's width, its seats side by side on a laptop;
+a tap on a place of it makes it the place tapped cards go.
 
 Screenshots: tests/artifacts/web/table-<game>-<viewport>.png.
 """
@@ -196,6 +197,12 @@ def test_the_table_drawn_is_the_engines_observation(
     follow_game(game, players, seed, seat, _in_process, check, steps=moves)
     assert table.steps >= moves // 2
     page.screenshot(path=str(artifacts / f"table-{game}-{viewport}.png"), full_page=True)
+    # Nothing runs past a phone's edge; on a laptop the seats sit side by side.
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    tops = page.eval_on_selector_all(
+        "#setup .seat", "ss => ss.map(s => Math.round(s.getBoundingClientRect().top))"
+    )
+    assert (tops[0] == tops[1]) == (viewport == "laptop"), tops
 
     # A tap on a place of the picture, off its cards, makes it where tapped cards go.
     place = "market" if game == "royal_cities" else f"city:{(seat + 1) % players}"

@@ -1,9 +1,10 @@
-// Citadels: the setup editor (the districts to tap into hands and cities, the characters of
-// the draft and of the round, steppers, the pending decision), move texts in plain words, and
-// error paths in words. The position is the `citadels` branch of a regent.v1.Observation in
-// protobuf JSON; the engine, not this page, decides whether it can happen and what is legal.
-// The districts (colour, cost, copies) and the rules options come from the service's
-// description of the game.
+// Citadels: the table drawn (the draft's characters, each seat's gold, hand, crown, known
+// characters and city; a tap on a place chooses where tapped districts go), the districts to
+// tap, the characters of the draft and of the round, steppers, the pending decision, move
+// texts in plain words, and error paths in words. The position is the `citadels` branch of a
+// regent.v1.Observation in protobuf JSON; the engine, not this page, decides whether it can
+// happen and what is legal. The districts (colour, cost, copies) and the rules options come
+// from the service's description of the game.
 import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
 import { checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";

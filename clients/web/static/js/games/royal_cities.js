@@ -1,5 +1,6 @@
-// Royal Cities: the setup editor (a picture of the deck, places to tap cards into, steppers),
-// move texts in plain words, and error paths in words. The position is the
+// Royal Cities: the table drawn (the Market, the discard pile, each seat's VP, hand and
+// Cities; a tap on a place chooses where the deck's tapped cards go), the picture of the deck,
+// steppers, move texts in plain words, and error paths in words. The position is the
 // `royal_cities` branch of a regent.v1.Observation in protobuf JSON; the engine, not this
 // page, decides whether it can happen and what is legal. The cards (colour, value, effect,
 // copies) and the rules options come from the service's description of the game.
