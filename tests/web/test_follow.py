@@ -186,10 +186,11 @@ class Table:
         follow_game(self.game, players, seed, self.seat, _in_process, check)
 
 
-@pytest.mark.parametrize(("game", "players", "seed", "seat", "viewport"), GAMES)
-def test_a_whole_game_followed_through_the_page(
-    browser, web: GatewayThread, artifacts: Path, viewport, game, players, seed, seat
-) -> None:
+def open_at_deal(
+    browser: Any, web: GatewayThread, game: str, players: int, seed: int, seat: int, viewport: str
+) -> tuple[Any, Any, Table]:
+    """A page on `viewport` opened at the deal of seeded game `seed`, seen from `seat` (the
+    saved game a reload restores), its cards drawn: the browser context, the page, its Table."""
     context = browser.new_context(viewport=VIEWPORTS[viewport], has_touch=True)
     page = context.new_page()
     start = engine.new_game(game, players, seed).observation(seat)
@@ -205,7 +206,14 @@ def test_a_whole_game_followed_through_the_page(
     page.evaluate(f"localStorage.setItem('{STORE}', {json.dumps(json.dumps(saved))})")
     page.reload()
     page.wait_for_selector("#setup .deck-card")
-    table = Table(page, game, seat)
+    return context, page, Table(page, game, seat)
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "seat", "viewport"), GAMES)
+def test_a_whole_game_followed_through_the_page(
+    browser, web: GatewayThread, artifacts: Path, viewport, game, players, seed, seat
+) -> None:
+    context, page, table = open_at_deal(browser, web, game, players, seed, seat, viewport)
     shot = str(artifacts / f"follow-{game}-{players}p-{viewport}.png")
     try:
         table.follow(players, seed)

@@ -12,18 +12,16 @@ Screenshots: tests/artifacts/web/table-<game>-<viewport>.png.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from google.protobuf import json_format
 
-import engine
 from convert import observation_to_proto
 from tests.follow_table import follow_game
 from tests.support.web import GatewayThread
-from tests.web.test_follow import STORE, VIEWPORTS, Table, _in_process
+from tests.web.test_follow import _in_process, open_at_deal
 
 #: (game, players, seed, seat, viewport, moves followed): long enough for Royal Cities' setup
 #: pass, first builds and turns, and Citadels' draft and first turns.
@@ -166,22 +164,7 @@ EXPECTED = {"royal_cities": _royal_cities, "citadels": _citadels}
 def test_the_table_drawn_is_the_engines_observation(
     browser, web: GatewayThread, artifacts: Path, game, players, seed, seat, viewport, moves
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS[viewport], has_touch=True)
-    page = context.new_page()
-    start = engine.new_game(game, players, seed).observation(seat)
-    saved = {
-        "game": game,
-        "observation": json_format.MessageToDict(
-            observation_to_proto(start), preserving_proto_field_name=True
-        ),
-        "budget": 0,
-        "log": [],
-    }
-    page.goto(web.url + "/")
-    page.evaluate(f"localStorage.setItem('{STORE}', {json.dumps(json.dumps(saved))})")
-    page.reload()
-    page.wait_for_selector("#setup .seat")
-    table = Table(page, game, seat)
+    context, page, table = open_at_deal(browser, web, game, players, seed, seat, viewport)
 
     def check(view: Any, truth: Any, request: Any) -> None:
         table.enter(request, count=True)
