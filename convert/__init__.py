@@ -111,7 +111,7 @@ def observation_from_proto(msg: advisor_pb2.Observation) -> Any:
         raise _no_game()
     found = _by_oneof().get(which)
     if found is None:  # a game the proto knows and this server does not yet
-        raise InvalidObservationError("game", f"the game {which!r} is not supported")
+        raise InvalidObservationError("game", "the game '{game}' is not supported", game=which)
     return found[1].observation_from_proto(getattr(msg, which), which)
 
 
@@ -125,7 +125,8 @@ def observer_of(msg: advisor_pb2.Observation) -> tuple[str, int]:
 
 def _no_game() -> InvalidObservationError:
     """The error of an Observation that sets none of its games, naming the served ones."""
-    return InvalidObservationError("game", f"no game is set: set one of {', '.join(_by_oneof())}")
+    served = ", ".join(_by_oneof())
+    return InvalidObservationError("game", "no game is set: set one of {games}", games=served)
 
 
 def rules_of_request(game: str, request: Any) -> Any:

@@ -97,7 +97,9 @@ def hold_in_hand(obs: Any, player: int, card: str) -> Any:
         return obs  # the observer knew it was there
     if len(view.hand) >= view.hand_size:
         raise InvalidObservationError(
-            f"players[{player}].hand", f"every card of player {player}'s hand is known already"
+            f"players[{player}].hand",
+            "every card of {player}'s hand is known already",
+            player=player,
         )
     order = {kind.name: i for i, kind in enumerate(engine.game(obs.game).cards)}
     hand = tuple(sorted((*view.hand, card), key=order.__getitem__))

@@ -9,7 +9,7 @@ from libc.string cimport memcpy
 from engine.game_api cimport MAX_GAME_ACTIONS, MAX_GAME_PLAYERS
 from engine.rng cimport rng_below, rng_seed
 
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, wording_of
 
 #: `current_player` once the game is over.
 TERMINAL = -1
@@ -58,20 +58,19 @@ cdef class CState:
     def apply_action(self, action) -> None:
         """Play an action id; IllegalMoveError (and no change) when it is not legal now."""
         if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalMoveError(f"an action is an integer id, not {type(action).__name__}")
+            raise IllegalMoveError(
+                "an action is an integer id, not {kind}", kind=type(action).__name__)
         if self.api.is_terminal(self.ptr):
             raise IllegalMoveError("the game is over")
         if action not in self.legal_actions():
-            raise IllegalMoveError(
-                f"{self._describe(action)} is not legal now (decision: {self.phase}, "
-                f"player {self.current_player})")
+            try:
+                text = self.action_to_string(action)
+            except ValueError:
+                raise IllegalMoveError("action {action} is not legal now ({player} to move)",
+                                       action=action, player=self.current_player) from None
+            raise IllegalMoveError("{move} is not legal now ({player} to move)",
+                                   move=text, player=self.current_player)
         self.api.apply_action(self.ptr, action)
-
-    def _describe(self, action):
-        try:
-            return f"action {action} ({self.action_to_string(action)})"
-        except ValueError:
-            return f"action {action}"
 
     def observed_action(self, action: int, observer: int) -> int:
         """How `observer` sees `action` if it is played now: the action itself,
@@ -100,7 +99,7 @@ cdef class CState:
         try:
             return self._parse_action(text)
         except ValueError as err:
-            raise IllegalMoveError(str(err)) from None
+            raise IllegalMoveError(wording_of(err)) from None
 
     def clone(self):
         cdef CState other = type(self).__new__(type(self))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from engine.errors import FieldError
+from engine.errors import FieldError, wording_of
 from engine.interface import State
 from search.bots import HeuristicBot, advice_config, is_level, own_budget, parse_spec
 from search.games import DEFAULT_BOT, default_bot
@@ -262,23 +262,30 @@ def _moments(decisions: Sequence[Decision], config: ReviewConfig) -> list[_Momen
         if seat is None:
             seat = observer
         if observer != seat:
-            raise ReviewError(f"{where}.observation", f"is seat {observer}'s, not seat {seat}'s")
+            raise ReviewError(
+                f"{where}.observation",
+                "is {observer_player}'s, not {player}'s",
+                observer_player=observer,
+                player=seat,
+            )
         number = len(moments) + 1
         try:
             state = engine.state_from_observation(
                 decision.observation, seed=decision_seed(config.seed, number, False)
             )
         except engine.InvalidObservationError as err:
-            raise ReviewError(f"{where}.observation.{err.field}", err.reason) from None
+            raise ReviewError(f"{where}.observation.{err.field}", err.wording) from None
         if state.is_terminal() or state.current_player != seat:
-            raise ReviewError(f"{where}.observation", f"seat {seat} is not the player to act")
+            raise ReviewError(
+                f"{where}.observation", "{player} is not the player to act", player=seat
+            )
         try:
             action = state.string_to_action(decision.move)
         except ValueError as err:
-            raise ReviewError(f"{where}.move", str(err)) from None
+            raise ReviewError(f"{where}.move", wording_of(err)) from None
         legal = state.legal_actions()
         if action not in legal:
-            raise ReviewError(f"{where}.move", f"{decision.move!r} is not legal there")
+            raise ReviewError(f"{where}.move", "'{move}' is not legal there", move=decision.move)
         if len(legal) > 1:
             moments.append(_Moment(number, decision, state, action))
     return moments

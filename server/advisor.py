@@ -14,7 +14,7 @@ import grpc
 import engine
 from convert import game_number, observation_from_proto, observer_of, served_games
 from convert.reports import bot_report, report
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, wording_of
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from search.bots import (
     BOT_KINDS,
@@ -59,12 +59,12 @@ def read_observation(observation: advisor_pb2.Observation, seed: int) -> tuple[A
     try:
         obs = observation_from_proto(observation)
     except InvalidObservationError as err:
-        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
+        raise Rejected(invalid_argument(f"observation.{err.field}", err.wording)) from None
     try:
         return obs, engine.state_from_observation(obs, seed=seed)
     except InvalidObservationError as err:
         game = observation.WhichOneof("game")
-        raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
+        raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.wording)) from None
 
 
 T = TypeVar("T")
@@ -109,8 +109,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             raise Rejected(
                 invalid_argument(
                     f"observation.{game}.observer",
-                    f"the observer is player {observer}, but player {state.current_player} "
-                    "is to act: advice is for the player to act",
+                    "the observer is {observer_player}, but {player} is to act: advice is for"
+                    " the player to act",
+                    observer_player=observer,
+                    player=state.current_player,
                 )
             )
         remaining = None if deadline is None else deadline - time.monotonic()
@@ -130,11 +132,11 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
                 iterations=iterations, seconds=seconds, threads=threads, seed=request.seed,
             )  # fmt: skip
         except (ValueError, TypeError) as err:
-            raise Rejected(invalid_argument("bot", str(err))) from None
+            raise Rejected(invalid_argument("bot", wording_of(err))) from None
         try:
             check_tree(self.limits, config.max_nodes)
         except BudgetError as err:
-            raise Rejected(resource_exhausted("bot", str(err))) from None
+            raise Rejected(resource_exhausted("bot", wording_of(err))) from None
         return state, config, stop_by
 
     async def Recommend(self, request, context):
@@ -286,10 +288,15 @@ def _legal_moves(request: advisor_pb2.LegalMovesRequest) -> advisor_pb2.LegalMov
 
 def _busy(limits: ServerLimits, review: bool = False) -> grpc.Status:
     if review:
-        reason = f"reviews may take half the server's {limits.max_searches} search slots"
-        return resource_exhausted("budget", f"{reason}, all taken now; retry later")
+        return resource_exhausted(
+            "budget",
+            "reviews may take half the server's {slots} search slots, all taken now; retry later",
+            slots=limits.max_searches,
+        )
     return resource_exhausted(
-        "budget", f"the server is running its limit of {limits.max_searches} searches; retry later"
+        "budget",
+        "the server is running its limit of {slots} searches; retry later",
+        slots=limits.max_searches,
     )
 
 

@@ -30,7 +30,7 @@ from typing import Any
 import engine
 from convert import converter, observation_from_proto, observation_to_proto
 from convert.adapter import CannotApply, Place, TableRules, cards_of
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, wording_of
 from regent.v1 import advisor_pb2, common_pb2
 from server.moves import action_of
 from server.status import Rejected, failed_precondition, invalid_argument
@@ -46,8 +46,10 @@ def apply_move(
         raise Rejected(
             invalid_argument(
                 f"observation.{game}.observer",
-                f"P{state.current_player + 1} is to act, not the observer "
-                f"(P{obs.observer + 1}): only the observer's own moves can be applied",
+                "{player} is to act, not the observer ({observer_player}): only the observer's"
+                " own moves can be applied",
+                player=state.current_player,
+                observer_player=obs.observer,
             )
         )
     action = action_of(state, move)
@@ -61,13 +63,14 @@ def apply_move(
         try:
             slots, secret = draw_slots(obs, after, draws, before, rules)
         except CannotApply as err:
-            raise Rejected(failed_precondition(str(err))) from None
+            raise Rejected(failed_precondition(wording_of(err))) from None
         if +secret:
             raise Rejected(
                 failed_precondition(
-                    "this move reveals what other players chose in secret "
-                    f"({' '.join(sorted(secret.elements()))} among them); Regent cannot know "
-                    "those cards: set up the position after the reveal by hand"
+                    "this move reveals what other players chose in secret ({cards} among"
+                    " them); Regent cannot know those cards: set up the position after the"
+                    " reveal by hand",
+                    cards=" ".join(sorted(secret.elements())),
                 )
             )
         placed = draw_positions([draw for draw, _ in slots], len(given), known)
@@ -79,7 +82,9 @@ def apply_move(
     if len(given) > len(slots):
         raise Rejected(
             invalid_argument(
-                f"revealed[{len(slots)}]", f"this move turns up only {len(slots)} card(s)"
+                f"revealed[{len(slots)}]",
+                "this move turns up only {count} card(s)",
+                count=len(slots),
             )
         )
     response = advisor_pb2.ApplyMoveResponse(
@@ -123,7 +128,7 @@ def position_of(observation: advisor_pb2.Observation) -> tuple[str, Any, TableRu
     try:
         obs = observation_from_proto(observation)
     except InvalidObservationError as err:
-        raise Rejected(invalid_argument(f"observation.{err.field}", err.reason)) from None
+        raise Rejected(invalid_argument(f"observation.{err.field}", err.wording)) from None
     state = state_for(obs, game, ())
     if state.is_terminal():
         raise Rejected(failed_precondition("the game is over: there is no move to apply"))
@@ -141,7 +146,7 @@ def state_for(obs: Any, game: str | None, draws: Sequence[str], seed: int = 0) -
     try:
         return engine.state_from_observation(obs, seed, draws)
     except InvalidObservationError as err:
-        raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.reason)) from None
+        raise Rejected(invalid_argument(f"observation.{game}.{err.field}", err.wording)) from None
 
 
 def table_cards(
@@ -154,12 +159,13 @@ def table_cards(
         try:
             name = parse(text)
         except ValueError as err:
-            raise Rejected(invalid_argument(f"revealed[{i}]", str(err))) from None
+            raise Rejected(invalid_argument(f"revealed[{i}]", wording_of(err))) from None
         if left[name] <= 0:
             raise Rejected(
                 invalid_argument(
                     f"revealed[{i}]",
-                    f"{name} cannot have been hidden: every copy is already in the position",
+                    "{card} cannot have been hidden: every copy is already in the position",
+                    card=name,
                 )
             )
         left[name] -= 1
@@ -190,7 +196,9 @@ def stack_pile(
     observer knows where they are, the other unseen cards (in a fixed random order) elsewhere."""
     if positions and positions[-1] >= pile_size:
         raise Rejected(
-            invalid_argument("revealed", f"the draw pile holds only {pile_size} card(s)")
+            invalid_argument(
+                "revealed", "the draw pile holds only {count} card(s)", count=pile_size
+            )
         )
     rest = Counter(unseen) - Counter(given)
     others = sorted(rest.elements())

@@ -31,8 +31,8 @@ from typing import Any
 
 import engine
 from convert import observation_to_proto
-from convert.adapter import CannotApply, TableRules, seat_is, seat_words
-from engine.errors import IllegalMoveError, InvalidObservationError
+from convert.adapter import CannotApply, TableRules, seat_words
+from engine.errors import IllegalMoveError, InvalidObservationError, worded, wording_of
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
 from server.apply import draw_positions, draw_slots, position_of, stack_pile, state_for
@@ -111,7 +111,9 @@ class _Answers:
         try:
             return self.parse(text)
         except ValueError as err:
-            raise Rejected(invalid_argument(f"revealed[{self.index - 1}]", str(err))) from None
+            raise Rejected(
+                invalid_argument(f"revealed[{self.index - 1}]", wording_of(err))
+            ) from None
 
     def ask(
         self,
@@ -141,7 +143,8 @@ class _Answers:
             raise Rejected(
                 invalid_argument(
                     f"revealed[{len(self.slots)}]",
-                    f"this move shows only {len(self.slots)} thing(s) to enter",
+                    "this move shows only {count} thing(s) to enter",
+                    count=len(self.slots),
                 )
             )
         response = advisor_pb2.ApplyObservedMoveResponse(reveals=self.slots, complete=complete)
@@ -160,8 +163,14 @@ def apply_observed_move(
     every slot; until then the slots so far, the last one open. Raises Rejected."""
     game, obs, rules, state = position_of(observation)
     if player != state.current_player:
-        acting = seat_is(state.current_player, obs.observer)
-        raise Rejected(invalid_argument("player", f"{acting} to act, not {seat_words(player, -1)}"))
+        raise Rejected(
+            invalid_argument(
+                "player",
+                "{acting_player} is to act, not {player}",
+                acting_player=state.current_player,
+                player=player,
+            )
+        )
     answers = _Answers(revealed, game, rules.parse, obs.observer)
     observed, world_obs = _move(obs, state, player, move, answers, rules)
     if observed is None:
@@ -178,7 +187,9 @@ def apply_observed_move(
             world_obs, steps = secret_round.replay(answers.last(len(secret_round.questions)))
             engine.state_from_observation(world_obs)
         except (ValueError, InvalidObservationError) as err:
-            raise Rejected(invalid_argument(f"revealed[{answers.index - 1}]", str(err))) from None
+            raise Rejected(
+                invalid_argument(f"revealed[{answers.index - 1}]", wording_of(err))
+            ) from None
         return _reveal(world_obs, game, _Steps(steps), answers, rules)
     play = _Player(observed, obs.observer)
     if play(state_for(world_obs, game, ()), dry=True) is None:
@@ -187,7 +198,9 @@ def apply_observed_move(
         field = "move.text" if move.text else "move.id"
         why = rules.why_not(obs, player, state.action_to_string(observed)) if observed >= 0 else ""
         raise Rejected(
-            invalid_argument(field, why or f"{answers.who(player)} cannot make this move now")
+            invalid_argument(
+                field, why or worded("{player} cannot make this move now", player=player)
+            )
         )
     return _reveal(world_obs, game, play, answers, rules)
 
@@ -229,7 +242,10 @@ def _move(
     if card not in cards:
         why = rules.why_not(obs, player, written)
         raise Rejected(
-            invalid_argument("revealed[0]", why or f"{answers.who(player)} cannot {written} now")
+            invalid_argument(
+                "revealed[0]",
+                why or worded("{player} cannot {move} now", player=player, move=written),
+            )
         )
     return _action(state, lambda: written, "move.text", obs.observer), cards[card]
 
@@ -282,14 +298,14 @@ def _action(state: engine.State, text: Callable[[], str], field: str, observer: 
     try:
         written = text()
     except ValueError as err:  # an id no action has
-        raise Rejected(invalid_argument(field, str(err))) from None
+        raise Rejected(invalid_argument(field, wording_of(err))) from None
     try:
         return state.string_to_action(written)
     except (IllegalMoveError, ValueError) as err:
         labels = {state.observed_action(a, observer) for a in state.legal_actions()}
         found = [a for a in labels if a >= 0 and state.action_to_string(a) == written]
         if not found:
-            raise Rejected(invalid_argument(field, str(err))) from None
+            raise Rejected(invalid_argument(field, wording_of(err))) from None
         return found[0]
 
 
@@ -422,7 +438,7 @@ def _stacked(
         try:
             slots, others = draw_slots(world_obs, after, draws, rules.places(world_obs), rules)
         except CannotApply as err:
-            raise Rejected(failed_precondition(str(err))) from None
+            raise Rejected(failed_precondition(wording_of(err))) from None
         placed = draw_positions([draw for draw, _ in slots], len(given), known)
         if placed == positions:
             return draws, slots, others, after, seed
@@ -466,7 +482,9 @@ def _hands(
             raise Rejected(
                 invalid_argument(
                     f"revealed[{answers.index - 1}]",
-                    f"{answers.who(owner)} cannot have held {card}",
+                    "{owner_player} cannot have held {card}",
+                    owner_player=owner,
+                    card=card,
                 )
             ) from None
 
@@ -501,7 +519,8 @@ def _unseen_card(
         raise Rejected(
             invalid_argument(
                 f"revealed[{answers.index - 1}]",
-                f"{card} cannot have been hidden: every copy is already in the position",
+                "{card} cannot have been hidden: every copy is already in the position",
+                card=card,
             )
         )
     return card

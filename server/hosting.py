@@ -277,5 +277,7 @@ class Hosting:
 def another_came_first(match: Match) -> Rejected:
     """The refusal of a move whose number another move took."""
     return Rejected(
-        failed_precondition(f"another move came first: the match is at move {len(match.events)}")
+        failed_precondition(
+            "another move came first: the match is at move {number}", number=len(match.events)
+        )
     )

@@ -9,6 +9,7 @@ call's deadline; the server's defaults apply where neither sets a part."""
 
 from __future__ import annotations
 
+from engine.errors import wording_of
 from regent.v1 import common_pb2
 from search.bots import BudgetClashError, budget_from_spec
 from server.limits import BudgetError, ServerLimits, effective_budget
@@ -41,9 +42,9 @@ def bot_budget(
             spec, budget.iterations, budget.seconds, budget.threads, game, players, named=named
         )
     except BudgetClashError as err:
-        raise Rejected(invalid_argument(f"{field}.{err.option}", str(err))) from None
+        raise Rejected(invalid_argument(f"{field}.{err.option}", wording_of(err))) from None
     except (ValueError, TypeError) as err:
-        raise Rejected(invalid_argument("bot", str(err))) from None
+        raise Rejected(invalid_argument("bot", wording_of(err))) from None
     asked |= own
     if default_iterations is not None and not asked["iterations"] and not asked["seconds"]:
         asked["iterations"] = min(default_iterations, limits.max_iterations)

@@ -14,7 +14,7 @@ import time
 
 import engine
 from convert import game_name, game_number, rules_of_request, served_games
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, wording_of
 from engine.interface import UNSEEN
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from search.bots import Bot, make_bot, search_config
@@ -69,7 +69,7 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             raise Rejected(unauthenticated("a seat token is required"))
         match = await self.load(match_id) if len(match_id) <= 32 else None
         if match is None:
-            raise Rejected(not_found(f"no match {match_id!r}"))
+            raise Rejected(not_found("no match '{match}'", match=match_id))
         seat = match.token_hashes.get(token_hash(token))
         if seat is None:
             raise Rejected(permission_denied("this token holds no seat in this match"))
@@ -112,7 +112,11 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             )
         counts = engine.game(game).player_counts
         if len(request.seats) not in counts:
-            raise Rejected(invalid_argument("seats", f"{game} seats {counts[0]}-{counts[-1]}"))
+            raise Rejected(
+                invalid_argument(
+                    "seats", "{game} seats {low}-{high}", game=game, low=counts[0], high=counts[-1]
+                )
+            )
         seats, bots, tokens = [], {}, []
         for i, seat in enumerate(request.seats):
             kind = seat.WhichOneof("player")
@@ -126,7 +130,9 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
                 seats.append(f"bot:{seat.bot}")
             elif len(seat.human_name) > MAX_NAME:
                 raise Rejected(
-                    invalid_argument(f"seats[{i}].human_name", f"at most {MAX_NAME} characters")
+                    invalid_argument(
+                        f"seats[{i}].human_name", "at most {count} characters", count=MAX_NAME
+                    )
                 )
             elif not seat.human_name.isprintable():
                 reason = "printable characters only (no control characters such as newline)"
@@ -138,7 +144,7 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
         try:
             rules = rules_of_request(game, request)
         except InvalidObservationError as err:
-            raise Rejected(invalid_argument(err.field, err.reason)) from None
+            raise Rejected(invalid_argument(err.field, err.wording)) from None
         match = Match(
             id=secrets.token_hex(8),
             game=game,
@@ -158,7 +164,7 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             bot = make_bot(spec, game, players)
             config = search_config(spec, game, players)
         except (ValueError, TypeError) as err:
-            raise Rejected(invalid_argument(field, str(err))) from None
+            raise Rejected(invalid_argument(field, wording_of(err))) from None
         if config is not None:
             try:
                 effective_budget(
@@ -192,14 +198,16 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             if expected > number:
                 raise Rejected(
                     failed_precondition(
-                        f"expected_move {expected} is ahead: the match is at move {number}"
+                        "expected_move {expected} is ahead: the match is at move {number}",
+                        expected=expected,
+                        number=number,
                     )
                 )
             if match.finished:
                 raise Rejected(failed_precondition("the match is over"))
             if match.state.current_player != seat:
                 turn = match.state.current_player
-                raise Rejected(failed_precondition(f"it is seat {turn}'s turn"))
+                raise Rejected(failed_precondition("it is {player}'s turn", player=turn))
             action = action_of(match.state, request.move)
             if await self._commit(match, LoggedMove(number, MOVE, seat, action)):
                 answer = seat_view(match, seat)
@@ -224,7 +232,9 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
         if not same:
             raise Rejected(
                 failed_precondition(
-                    f"move {number} was another: the match is at move {len(match.events)}"
+                    "move {number} was another: the match is at move {at}",
+                    number=number,
+                    at=len(match.events),
                 )
             )
         return seat_view(match, seat, number + 1)
@@ -252,11 +262,13 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
 
     async def ListMatches(self, request, context) -> matches_pb2.ListMatchesResponse:
         if len(request.tokens) > MAX_LIST_TOKENS:
-            raise Rejected(invalid_argument("tokens", f"at most {MAX_LIST_TOKENS} tokens"))
+            raise Rejected(
+                invalid_argument("tokens", "at most {count} tokens", count=MAX_LIST_TOKENS)
+            )
         try:
             after = page_after(request.page_token) if request.page_token else None
         except ValueError as err:
-            raise Rejected(invalid_argument("page_token", str(err))) from None
+            raise Rejected(invalid_argument("page_token", wording_of(err))) from None
         size = min(request.page_size or DEFAULT_PAGE, MAX_PAGE)
         hashes = [token_hash(t) for t in request.tokens if t]
         found, more = await self._db(self.opened.visible, hashes, size, after)

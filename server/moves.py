@@ -3,7 +3,7 @@ the hosted matches' Play read moves the same way."""
 
 from __future__ import annotations
 
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, wording_of
 from engine.interface import State
 from regent.v1 import common_pb2
 from server.status import Rejected, invalid_argument
@@ -19,7 +19,7 @@ def action_of(state: State, move: common_pb2.Move, field: str = "move") -> int:
         try:
             by_text = state.string_to_action(move.text)
         except IllegalMoveError as err:
-            raise Rejected(invalid_argument(f"{field}.text", str(err))) from None
+            raise Rejected(invalid_argument(f"{field}.text", wording_of(err))) from None
         if action is not None and action != by_text:
             raise Rejected(invalid_argument(field, "id and text name different moves"))
         action = by_text

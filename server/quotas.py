@@ -151,7 +151,8 @@ class Quotas:
             key = self._keys.get(_hash(text))
             if key is None or len(sent) > 1:
                 raise _refused(
-                    "api_key", unauthenticated(f"{API_KEY_HEADER}: not a key of this server")
+                    "api_key",
+                    unauthenticated("{header}: not a key of this server", header=API_KEY_HEADER),
                 )
             return Caller(f"key:{key.name}", key.matches, key.searches_per_second)
         address = peer_address(peer)

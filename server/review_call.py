@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import engine
 from convert import observation_from_proto, observation_to_proto, observer_of
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, wording_of
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import SEARCH_BOTS, resolve
 from search.ismcts import check_config
@@ -65,13 +65,15 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]
         try:
             observation = observation_from_proto(message)
         except InvalidObservationError as err:
-            raise Rejected(invalid_argument(f"observations[{i}].{err.field}", err.reason)) from None
+            raise Rejected(
+                invalid_argument(f"observations[{i}].{err.field}", err.wording)
+            ) from None
         game, observer = observer_of(message)
         try:
             state = engine.state_from_observation(observation, seed=0)
         except InvalidObservationError as err:
             field = f"observations[{i}].{game}.{err.field}"
-            raise Rejected(invalid_argument(field, err.reason)) from None
+            raise Rejected(invalid_argument(field, err.wording)) from None
         seat = observer if seat is None else seat
         players = players or state.num_players
         first = first or (game, players)
@@ -102,7 +104,7 @@ def _config(
     try:
         bot = resolve(spec, game, players)
     except ValueError as err:
-        raise Rejected(invalid_argument("bot", str(err))) from None
+        raise Rejected(invalid_argument("bot", wording_of(err))) from None
     defaults = ReviewConfig()
     (iterations, seconds, threads), (deep_iterations, deep_seconds, deep_threads) = (
         bot_budget(
@@ -115,7 +117,9 @@ def _config(
     )
     mistakes = request.mistakes if request.HasField("mistakes") else defaults.mistakes
     if not 0 <= mistakes <= MAX_MISTAKES:
-        raise Rejected(invalid_argument("mistakes", f"must be within [0, {MAX_MISTAKES}]"))
+        raise Rejected(
+            invalid_argument("mistakes", "must be within [0, {most}]", most=MAX_MISTAKES)
+        )
     config = ReviewConfig(
         bot=bot,
         iterations=iterations,
@@ -137,7 +141,7 @@ def _config(
     try:
         check_tree(limits, search.max_nodes)
     except BudgetError as err:
-        raise Rejected(resource_exhausted("bot", str(err))) from None
+        raise Rejected(resource_exhausted("bot", wording_of(err))) from None
     return config
 
 
@@ -149,7 +153,7 @@ def _check_game(config: ReviewConfig, decision: Decision) -> None:
         for deep in (False, True):
             check_config(state, config.search_config(1, deep))
     except ValueError as err:
-        raise Rejected(invalid_argument("bot", str(err))) from None
+        raise Rejected(invalid_argument("bot", wording_of(err))) from None
 
 
 def _check_total(config: ReviewConfig, decisions: int, limits: ServerLimits) -> None:

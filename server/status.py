@@ -1,7 +1,10 @@
 """Standard gRPC statuses for the service's errors; invalid arguments carry
-field-level details (google.rpc.BadRequest). Handlers raise `Rejected`; one interceptor
-(`StatusInterceptor`) answers it with its status, and any other exception with INTERNAL and a
-fixed message (the error is logged, never sent), so that no call ends in UNKNOWN."""
+field-level details (google.rpc.BadRequest), and every refusal its wording
+(google.rpc.ErrorInfo: reason REFUSED, domain regent, metadata the English `template` and
+its parameters; see engine.errors), which a front end words in its own language. Handlers
+raise `Rejected`; one interceptor (`StatusInterceptor`) answers it with its status, and any
+other exception with INTERNAL and a fixed message (the error is logged, never sent), so that
+no call ends in UNKNOWN."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import grpc
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from engine.errors import WORDING_DOMAIN, Wording, worded
 from server.interceptors import AioStream, AioUnary, Decode, WrappingInterceptor
 
 Violation = error_details_pb2.BadRequest.FieldViolation
@@ -31,41 +35,42 @@ class Rejected(Exception):
         return type(self), (self.status,), self.__dict__
 
 
-def invalid_argument(field: str, reason: str) -> grpc.Status:
-    """INVALID_ARGUMENT naming the bad field, readable as a message and as details."""
-    return _with_field(code_pb2.INVALID_ARGUMENT, field, reason)
+def invalid_argument(field: str, reason: str | Wording, **params: object) -> grpc.Status:
+    """INVALID_ARGUMENT naming the bad field, readable as a message and as details;
+    `reason` is a template with {name} `params` (or a wording)."""
+    return _with_field(code_pb2.INVALID_ARGUMENT, field, worded(reason, **params))
 
 
-def resource_exhausted(field: str, reason: str) -> grpc.Status:
-    return _with_field(code_pb2.RESOURCE_EXHAUSTED, field, reason)
+def resource_exhausted(field: str, reason: str | Wording, **params: object) -> grpc.Status:
+    return _with_field(code_pb2.RESOURCE_EXHAUSTED, field, worded(reason, **params))
 
 
-def failed_precondition(message: str) -> grpc.Status:
-    return _plain(code_pb2.FAILED_PRECONDITION, message)
+def failed_precondition(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.FAILED_PRECONDITION, worded(message, **params))
 
 
-def not_found(message: str) -> grpc.Status:
-    return _plain(code_pb2.NOT_FOUND, message)
+def not_found(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.NOT_FOUND, worded(message, **params))
 
 
-def unauthenticated(message: str) -> grpc.Status:
-    return _plain(code_pb2.UNAUTHENTICATED, message)
+def unauthenticated(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.UNAUTHENTICATED, worded(message, **params))
 
 
-def permission_denied(message: str) -> grpc.Status:
-    return _plain(code_pb2.PERMISSION_DENIED, message)
+def permission_denied(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.PERMISSION_DENIED, worded(message, **params))
 
 
-def deadline_exceeded(message: str) -> grpc.Status:
-    return _plain(code_pb2.DEADLINE_EXCEEDED, message)
+def deadline_exceeded(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.DEADLINE_EXCEEDED, worded(message, **params))
 
 
-def unavailable(message: str) -> grpc.Status:
-    return _plain(code_pb2.UNAVAILABLE, message)
+def unavailable(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.UNAVAILABLE, worded(message, **params))
 
 
-def internal(message: str) -> grpc.Status:
-    return _plain(code_pb2.INTERNAL, message)
+def internal(message: str | Wording, **params: object) -> grpc.Status:
+    return _plain(code_pb2.INTERNAL, worded(message, **params))
 
 
 #: The longest message or detail a status carries: what a client sent is quoted
@@ -77,18 +82,32 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _plain(code: int, message: str) -> grpc.Status:
-    return rpc_status.to_status(status_pb2.Status(code=code, message=clip(message)))
+#: ErrorInfo's reason for every refusal's wording (its domain: WORDING_DOMAIN).
+REFUSED = "REFUSED"
 
 
-def _with_field(code: int, field: str, reason: str) -> grpc.Status:
-    field, reason = clip(field, 200), clip(reason)
-    details = error_details_pb2.BadRequest(
-        field_violations=[Violation(field=field, description=reason)]
-    )
-    status = status_pb2.Status(code=code, message=f"{field}: {reason}")
-    status.details.add().Pack(details)
+def _plain(code: int, message: Wording) -> grpc.Status:
+    status = status_pb2.Status(code=code, message=clip(str(message)))
+    status.details.add().Pack(_info(message))
     return rpc_status.to_status(status)
+
+
+def _with_field(code: int, field: str, reason: Wording) -> grpc.Status:
+    field, text = clip(field, 200), clip(str(reason))
+    details = error_details_pb2.BadRequest(
+        field_violations=[Violation(field=field, description=text)]
+    )
+    status = status_pb2.Status(code=code, message=f"{field}: {text}")
+    status.details.add().Pack(details)
+    status.details.add().Pack(_info(reason))
+    return rpc_status.to_status(status)
+
+
+def _info(wording: Wording) -> error_details_pb2.ErrorInfo:
+    """The wording as ErrorInfo: metadata `template` and each parameter (clipped)."""
+    metadata = {name: clip(value, 200) for name, value in wording.params.items()}
+    metadata["template"] = clip(wording.template)
+    return error_details_pb2.ErrorInfo(reason=REFUSED, domain=WORDING_DOMAIN, metadata=metadata)
 
 
 log = logging.getLogger("regent.server")

@@ -59,6 +59,12 @@ def _two_parts(module: str, name: str) -> Callable[[], BaseException]:
     return lambda: getattr(importlib.import_module(module), name)("players[0].hand", "too many")
 
 
+def _worded() -> BaseException:
+    from engine.errors import WordedError
+
+    return WordedError("{player} cannot {move} now", player=2, move="buy red-4")
+
+
 def _message(module: str, name: str) -> Callable[[], BaseException]:
     """A sample of an exception built from its message alone."""
     return lambda: getattr(importlib.import_module(module), name)("it went wrong")
@@ -82,6 +88,7 @@ SAMPLES: dict[str, Callable[[], BaseException]] = {
     "convert.adapter.CannotApply": _message("convert.adapter", "CannotApply"),
     "engine.errors.IllegalMoveError": _message("engine.errors", "IllegalMoveError"),
     "engine.errors.FieldError": _two_parts("engine.errors", "FieldError"),
+    "engine.errors.WordedError": _worded,
     "engine.errors.InvalidObservationError": _two_parts("engine.errors", "InvalidObservationError"),
     "search.bots.BudgetClashError": _budget_clash,
     "search.review.ReviewError": _two_parts("search.review", "ReviewError"),

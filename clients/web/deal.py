@@ -35,18 +35,26 @@ def deal(body: dict[str, Any]) -> dict[str, Any]:
     field = body.get("game")
     name = game_of_oneof(field) if isinstance(field, str) else None
     if name is None:
-        raise BadDeal("game", f"must name a game the service serves, not {field!r}")
+        raise BadDeal("game", "must name a game the service serves, not {value}", value=repr(field))
     counts = engine.game(name).player_counts
     num_players = _integer(body, "num_players")
     if num_players not in counts:
         allowed = ", ".join(str(n) for n in counts)
-        raise BadDeal("num_players", f"must be one of {allowed} for {name}, not {num_players}")
+        raise BadDeal(
+            "num_players",
+            "must be one of {allowed} for {game}, not {value}",
+            allowed=allowed,
+            game=name,
+            value=num_players,
+        )
     seat = _integer(body, "seat")
     if not 0 <= seat < num_players:
-        raise BadDeal("seat", f"must be from 0 to {num_players - 1}, not {seat}")
+        raise BadDeal(
+            "seat", "must be from 0 to {last}, not {value}", last=num_players - 1, value=seat
+        )
     seed = _integer(body, "seed", default=0)
     if not 0 <= seed <= MAX_SEED:
-        raise BadDeal("seed", f"must be from 0 to {MAX_SEED}, not {seed}")
+        raise BadDeal("seed", "must be from 0 to {last}, not {value}", last=MAX_SEED, value=seed)
     observation = engine.new_game(name, num_players, seed).observation(seat)
     message = observation_to_proto(observation)
     return {"observation": json_format.MessageToDict(message, preserving_proto_field_name=True)}
@@ -60,4 +68,4 @@ def _integer(body: dict[str, Any], field: str, default: int | None = None) -> in
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise BadDeal(field, f"must be an integer, not {value!r}")
+    raise BadDeal(field, "must be an integer, not {value}", value=repr(value))

@@ -7,7 +7,10 @@ report, `/api/review` one per progress message and then the review; a browser th
 reading (aborts the fetch) cancels the gRPC call, which frees the search. Errors are
 `{"error": {"code", "message", "fields": [{"field", "description"}]}}` with the HTTP status
 of the gRPC code: the fields of an INVALID_ARGUMENT come from its google.rpc.BadRequest, so
-the page can say what is wrong and where. `/api/observation` calls nothing: it reads an
+the page can say what is wrong and where. The refusal's wording (the service's ErrorInfo:
+an English `template` and its `params`, see engine.errors) comes with it, in the one field
+it blames or, when it blames none, beside the message, so that the page words it in its
+own language. `/api/observation` calls nothing: it reads an
 observation in either form of protobuf's JSON mapping (the .proto field names or
 lowerCamelCase, enums by name or number) and answers it in the page's form, so the page
 imports any file a protobuf library wrote. `/api/deal` calls nothing either: a new game's
@@ -45,6 +48,7 @@ from google.rpc import error_details_pb2, status_pb2
 from clients.web import guard
 from clients.web.deal import BadDeal, deal
 from clients.web.guard import Access, Refused, WebOptions
+from engine.errors import WORDING_DOMAIN, Wording
 from engine.resources import package_folder
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
 
@@ -95,8 +99,8 @@ MAX_DEPTH = 32
 class BadBody(Refused):
     """A request body that is no request message; `field` is its JSON path."""
 
-    def __init__(self, field: str, reason: str) -> None:
-        fields = [{"field": field, "description": reason}]
+    def __init__(self, field: str, reason: str | Wording) -> None:
+        fields = [{"field": field, "description": str(reason), **_wording_json(reason)}]
         super().__init__(400, "INVALID_ARGUMENT", f"{field}: {reason}", fields)
         self.field = field
         self.reason = reason
@@ -110,40 +114,62 @@ def error_response(
     status: int,
     code: str,
     message: str,
-    fields: list[dict[str, str]] | None = None,
+    fields: list[dict[str, Any]] | None = None,
     headers: dict[str, str] | None = None,
+    wording: Wording | None = None,
 ) -> web.Response:
     """The gateway's one error shape."""
-    body = {"error": {"code": code, "message": message, "fields": fields or []}}
+    error = {"code": code, "message": message, "fields": fields or []}
+    body = {"error": {**error, **_wording_json(wording)}}
     return web.json_response(body, status=status, headers=headers)
 
 
 def grpc_error(err: grpc.aio.AioRpcError, target: str) -> web.Response:
-    """A failed call as an HTTP error, with the BadRequest field violations it carries."""
+    """A failed call as an HTTP error, with the BadRequest field violations and the wording
+    it carries."""
     code = err.code()
     message = err.details() or code.name
+    fields, wording = _details(err)
     if code == grpc.StatusCode.UNAVAILABLE:
         message = f"the Regent service at {target} cannot be reached: {message}"
+        wording = None
     if code not in HTTP_STATUS:  # a failure (UNKNOWN, INTERNAL): its text is the server's own
         message = "the Regent service failed on this request; its log says why"
-    return error_response(HTTP_STATUS.get(code, 502), code.name, message, _violations(err))
+        wording = None
+    if len(fields) == 1 and wording is not None:
+        fields[0].update(_wording_json(wording))
+        wording = None
+    return error_response(HTTP_STATUS.get(code, 502), code.name, message, fields, None, wording)
 
 
-def _violations(err: grpc.aio.AioRpcError) -> list[dict[str, str]]:
+def _details(err: grpc.aio.AioRpcError) -> tuple[list[dict[str, Any]], Wording | None]:
+    """The field violations of a failed call's status, and its wording (ErrorInfo)."""
+    fields: list[dict[str, Any]] = []
+    wording = None
     for key, value in err.trailing_metadata() or ():
         if key == "grpc-status-details-bin" and isinstance(value, bytes):
-            status = status_pb2.Status.FromString(value)
-            found = []
-            for detail in status.details:
+            for detail in status_pb2.Status.FromString(value).details:
                 if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
                     bad = error_details_pb2.BadRequest()
                     detail.Unpack(bad)
-                    found += [
+                    fields += [
                         {"field": v.field, "description": v.description}
                         for v in bad.field_violations
                     ]
-            return found
-    return []
+                elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                    info = error_details_pb2.ErrorInfo()
+                    detail.Unpack(info)
+                    if info.domain == WORDING_DOMAIN and "template" in info.metadata:
+                        params = dict(info.metadata)
+                        wording = Wording(params.pop("template"), params)
+    return fields, wording
+
+
+def _wording_json(wording: str | Wording | None) -> dict[str, Any]:
+    """A refusal's wording as the page reads it: its template and params, if it has one."""
+    if not isinstance(wording, Wording):
+        return {}
+    return {"template": wording.template, "params": dict(wording.params)}
 
 
 async def read_request(
@@ -313,7 +339,7 @@ class Gateway:
         try:
             return web.json_response(deal(body))
         except BadDeal as err:
-            raise BadBody(err.field, err.reason) from None
+            raise BadBody(err.field, err.wording) from None
 
     def _streaming(
         self, message_type: type[Message], method: str, timeout: float

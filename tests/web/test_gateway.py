@@ -163,6 +163,18 @@ def test_analyze_refuses_before_streaming(web: GatewayThread) -> None:
     assert json.loads(response.read())["error"]["fields"][0]["field"] == "observation.game"
 
 
+def test_a_refusal_carries_its_wording(web: GatewayThread) -> None:
+    """The template and params the page words in its language (js/refusal.js), in the field
+    it blames; beside the English text, which they fill the same way."""
+    answer = http(web.url + "/api/legal-moves", {"observation": {}})
+    (field,) = answer.json["error"]["fields"]
+    assert field["template"] == "no game is set: set one of {games}"
+    assert field["params"]["games"] in field["description"]
+    answer = http(web.url + "/api/apply-move", {"observation": EXAMPLE, "move": {"text": "fly"}})
+    (field,) = answer.json["error"]["fields"]
+    assert field["field"] == "move.text" and "fly" in field["params"].values()
+
+
 def test_a_bad_budget_and_a_bad_move(web: GatewayThread) -> None:
     answer = http(web.url + "/api/recommend", {"observation": EXAMPLE, "budget": {"seconds": -1}})
     assert answer.status == 400 and _fields(answer) == ["budget.seconds"]
