@@ -1,5 +1,6 @@
 // The gateway's API: one function per route. Failures throw ApiError, which carries the
-// service's message and the fields it blamed.
+// service's message and the fields it blamed, each with the refusal's wording (its template
+// and params, which js/refusal.js words in the page's language) when the service gave one.
 //
 // A gateway reachable from the network asks for its access token: regent prints the page's
 // address with ?token=...; the page moves it from the address bar into this tab's
@@ -27,16 +28,22 @@ function headers(extra = {}) {
 }
 
 // `message` is the service's (English); `words`, when set, the page's own in the page's
-// language (a server it cannot reach, an answer that is no JSON).
+// language (a server it cannot reach, an answer that is no JSON); `wording`, the message's
+// template and params ({template, params}) when it blames no field.
 export class ApiError extends Error {
-  constructor(status, code, message, fields, words = null) {
+  constructor(status, code, message, fields, words = null, wording = null) {
     super(message);
     this.status = status;
     this.code = code;
     this.fields = fields || [];
     this.words = words;
+    this.wording = wording;
   }
 }
+
+// The ApiError of the gateway's {"error": ...} (`status`: the HTTP status it came with).
+const fromBody = (status, error) =>
+  new ApiError(status, error.code, error.message, error.fields, null, error.template ? { template: error.template, params: error.params || {} } : null);
 
 async function failure(response) {
   let body = null;
@@ -46,7 +53,7 @@ async function failure(response) {
     // not JSON: a proxy's page, say
   }
   const error = body && body.error;
-  if (error) return new ApiError(response.status, error.code, error.message, error.fields);
+  if (error) return fromBody(response.status, error);
   const words = t("api.http", { status: response.status });
   return new ApiError(response.status, "HTTP_ERROR", `the page's server answered ${response.status}`, [], words);
 }
@@ -117,10 +124,7 @@ async function streamLines(path, body, onLine, signal) {
       while ((end = buffered.indexOf("\n")) >= 0) {
         const line = JSON.parse(buffered.slice(0, end));
         buffered = buffered.slice(end + 1);
-        if (line.error) {
-          const e = line.error;
-          throw new ApiError(502, e.code, e.message, e.fields);
-        }
+        if (line.error) throw fromBody(502, line.error);
         onLine(line);
       }
     }

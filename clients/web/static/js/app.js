@@ -22,6 +22,7 @@ import {
   summary,
 } from "./history.js";
 import { reasonsView } from "./reasons.js";
+import { refusalWords } from "./refusal.js";
 import { forgetDecisionsFrom, initReview, recordDecision, reviewedGame, setDecisions } from "./review.js";
 import { askStart } from "./start.js";
 import { language, LANGUAGES, number, onLanguage, plural, seat, setLanguage, t, translateStatic } from "./i18n.js";
@@ -153,8 +154,9 @@ async function check() {
   }
 }
 
-// What is wrong and where, in words: the service's message and each field it blamed (the
-// engine's own words, in English, marked as such: lang="en").
+// What is wrong and where, in words: the service's message and each field it blamed, in the
+// page's language (js/refusal.js), or, for a refusal the catalogues cannot word, in the
+// engine's own words, in English, marked as such: lang="en".
 function showProblem(err) {
   const box = $("problem");
   if (!err) {
@@ -163,13 +165,14 @@ function showProblem(err) {
     return;
   }
   const describe = state ? game().describeField : (field) => field;
+  const words = (wording, english) => refusalWords(wording, state ? game() : null, state ? position() : null) || engineText(english);
   const fields = (err.fields || []).map((f) =>
-    el("li", {}, el("strong", {}, describe(f.field)), ": ", engineText(f.description), el("span", { class: "muted" }, " (", engineText(f.field), ")")),
+    el("li", {}, el("strong", {}, describe(f.field)), ": ", words(f, f.description), el("span", { class: "muted" }, " (", engineText(f.field), ")")),
   );
   box.replaceChildren(
     el("strong", {}, err.status === 400 ? t("problem.impossible") : t("problem.wrong")),
     " ",
-    fields.length ? "" : err.words || engineText(err.message),
+    fields.length ? "" : err.words || words(err.wording, err.message),
     fields.length ? el("ul", {}, ...fields) : null,
   );
   box.classList.remove("hidden");

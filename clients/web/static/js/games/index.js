@@ -46,6 +46,10 @@
 //                                 an answer given to a slot (a card, the cards built with
 //                                 their Cities, "none", an option), in words
 //   rulesWords(option)            a rules option's {name, help} (by default the service's)
+//   paramWords(name, value, position)
+//                                 a refusal's parameter in words (js/refusal.js), or
+//                                 undefined for the page's own: a seat, a card (cardWords),
+//                                 a move (describeMove), else the value as it came
 //   reasonItem(kind, item)        a hint's reason's item in words (js/reasons.js): the score
 //                                 unit of "expects", the thing of "secures" or "fears", a
 //                                 row of the beliefs ("belief"); by default the service's text
