@@ -17,8 +17,8 @@ from convert.reports import bot_report, report
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import (
     BudgetClashError,
-    advice_config,
     budget_from_spec,
+    hint_config,
     is_level,
     make_bot,
     search_config,
@@ -121,7 +121,7 @@ def _local_report(
         if not budget["iterations"] and not budget["seconds"]:
             budget["iterations"] = ServerLimits.default_iterations
         budget["threads"] = budget["threads"] or ServerLimits.default_threads
-        config = advice_config(spec, game, state.num_players, seed=args.seed, **budget)
+        config = hint_config(spec, game, state.num_players, seed=args.seed, **budget)
     except BudgetClashError as err:
         raise BadInput(f"budget.{err.option}: {err}") from None
     except (ValueError, TypeError) as err:
