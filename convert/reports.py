@@ -42,6 +42,8 @@ class Searched(Protocol):
     def iterations(self) -> int: ...
     @property
     def elapsed(self) -> float: ...
+    @property
+    def estimated(self) -> int: ...
 
 
 class Step(Protocol):
@@ -107,8 +109,9 @@ def report(result: Searched, explained: Explained | None = None) -> common_pb2.S
                 visits=m.visits,
                 mean_reward=m.mean_reward,
                 win_chance=m.win_chance,
+                estimated=rank < result.estimated,
             )
-            for m in result.moves
+            for rank, m in enumerate(result.moves)
         ],
         principal_variation=list(result.principal_variation),
         iterations=result.iterations,

@@ -243,6 +243,14 @@ class SearchResult:
     capped: int
     config: SearchConfig = field(repr=False)
 
+    @property
+    def estimated(self) -> int:
+        """How many of the most visited moves have a win chance that estimates that move: the
+        `show` moves the final phase gave their share of the budget, once the search has
+        finished; none before, or without `show` (the values are then where the root spent
+        its visits, which underrate the moves it did not settle on)."""
+        return min(self.config.show, len(self.moves)) if self.finished else 0
+
 
 class Search:
     """A search that can run in slices: `advance` runs it for a while, `result`

@@ -135,3 +135,15 @@ def test_a_hint_shows_unless_its_bot_says_otherwise() -> None:
     assert hint_config("level:3", "citadels", 4).show == 0  # it draws its move (temperature)
     config = search_config("level:10", "royal_cities", 2)
     assert config is not None and config.show == 0
+
+
+def test_the_report_marks_the_estimated_moves() -> None:
+    """A finished search with `show=K` reports its K most visited moves as estimates of
+    those moves (MoveStatistics.estimated), and none without `show`."""
+    from convert.reports import report
+
+    state = _deal()
+    config = SearchConfig(iterations=600, seed=3, show=3)
+    marked = [m.estimated for m in report(search(state, config)).moves]
+    assert marked == [True] * 3 + [False] * (len(marked) - 3)
+    assert not any(m.estimated for m in report(search(state, replace(config, show=0))).moves)

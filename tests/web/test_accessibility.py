@@ -231,9 +231,14 @@ def test_every_state_has_large_targets_and_no_serious_violation(tab: Tab) -> Non
 
 
 def _bars_share_one_track(page: Any) -> None:
-    """Every alternative's bar has the same track; the fills are ordered as the numbers."""
+    """Every alternative's bar has the same track; the fills are ordered as the numbers. Only
+    the moves whose win chance is an estimate (the hint's show=5) have a bar."""
+    unvalued = page.eval_on_selector_all(
+        "#moves li[data-estimated='false']", "rows => rows.map(r => !!r.querySelector('.bar'))"
+    )
+    assert not any(unvalued), "a move whose win chance is no estimate has a bar"
     rows = page.eval_on_selector_all(
-        "#moves li",
+        "#moves li[data-estimated='true']",
         "rows => rows.map(r => [r.querySelector('.bar').getBoundingClientRect().width,"
         " r.querySelector('.bar > span').getBoundingClientRect().width,"
         " parseFloat(r.querySelector('.bar').getAttribute('aria-label').match(/[0-9.]+/)[0])])",

@@ -145,6 +145,9 @@ def test_hint_and_i_played_it(tab: Page, service: RunningServer) -> None:
     recommended = page.inner_text("#recommendation")
     assert recommended
     assert "win" in page.inner_text("#moves") and "sims" in page.inner_text("#moves")
+    # The service's hint shows five moves' win chances (show=5); the rest are listed without.
+    valued = page.eval_on_selector_all("#moves li", "rows => rows.map(r => r.dataset.estimated)")
+    assert valued[:5] == ["true"] * min(5, len(valued)) and set(valued[5:]) <= {"false"}
     tab.shot("3-hint")
 
     page.click('#moves [data-played="add"]')

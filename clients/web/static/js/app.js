@@ -300,17 +300,22 @@ function showAdvice(report, final) {
     count: number(simulations),
     seconds: number(report.elapsed_seconds || 0, 1),
   });
+  // Once the search has given its top moves their share (show=K: `estimated`), the others'
+  // win chances are by-products of where it spent its visits: listed, but not as values.
+  const someEstimated = moves.some((m) => m.estimated);
   const rows = moves.map((m) => {
     const chance = Number(m.win_chance || 0);
+    const valued = !someEstimated || Boolean(m.estimated);
     const played = el("button", { type: "button", "data-played": m.move.text }, t("move.played_it"));
     played.onclick = () => iPlayed(m.move.text);
+    const count = number(m.visits || 0);
     return el(
       "li",
-      { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text },
+      { class: m.move.text === best.text ? "best" : "", "data-move": m.move.text, "data-estimated": String(valued) },
       el("span", {}, current.describeMove(m.move.text, position())),
       played,
-      setBar(el("span", { class: "bar", "aria-label": t("hint.win_label", { percent: (100 * chance).toFixed(0) }) }, el("span")), chance, "meter"),
-      el("span", { class: "muted" }, t("hint.row", { percent: (100 * chance).toFixed(0), count: number(m.visits || 0) })),
+      valued ? setBar(el("span", { class: "bar", "aria-label": t("hint.win_label", { percent: (100 * chance).toFixed(0) }) }, el("span")), chance, "meter") : null,
+      el("span", { class: "muted" }, valued ? t("hint.row", { percent: (100 * chance).toFixed(0), count }) : t("hint.row_unestimated", { count })),
     );
   });
   $("advice").replaceChildren(

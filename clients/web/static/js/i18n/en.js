@@ -84,6 +84,7 @@ export default {
   "hint.searching": "Searching: {count} simulations in {seconds} s.",
   "hint.win_label": "win chance {percent}%",
   "hint.row": "{percent}% win · {count} sims",
+  "hint.row_unestimated": "not searched enough to estimate · {count} sims",
   "hint.alternatives": "Alternatives (estimated win chance)",
   "reason.heading": "Why this move",
   "reason.line": "Likely line:",

@@ -84,6 +84,7 @@ export default {
   "hint.searching": "Recherche : {count} simulations en {seconds} s.",
   "hint.win_label": "chance de victoire {percent} %",
   "hint.row": "{percent} % de victoire · {count} simulations",
+  "hint.row_unestimated": "trop peu explorée pour l'estimer · {count} simulations",
   "hint.alternatives": "Autres coups (chance de victoire estimée)",
   "reason.heading": "Pourquoi ce coup",
   "reason.line": "Suite probable :",
