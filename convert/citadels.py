@@ -29,7 +29,7 @@ from convert.adapter import (
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, DISTRICTS, parse_district
 from engine.citadels.observation import PHASES, Decision, Draft, Observation, PlayerView
 from engine.citadels.rules import RulesConfig
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, Wording, worded
 from regent.v1 import citadels_pb2, common_pb2
 
 _pb = citadels_pb2
@@ -147,6 +147,15 @@ def observation_to_proto(obs: Observation) -> citadels_pb2.CitadelsObservation:
 # -- proto -> engine; `path` is the field path of the message being read -----------------
 
 
+def _unknown(what: str, path: str, number: int) -> InvalidObservationError:
+    """The refusal of an enum number no `what` ("district", "character", "phase") has."""
+    if what == "district":
+        return InvalidObservationError(path, "no district has number {number}", number=number)
+    if what == "character":
+        return InvalidObservationError(path, "no character has number {number}", number=number)
+    return InvalidObservationError(path, "no phase has number {number}", number=number)
+
+
 def _read(numbers: Sequence[int], table: dict[int, tuple[int, str]], what: str, path: str):
     """(index, name) of each enum value, in the message's order; an unknown or UNSPECIFIED
     number is an InvalidObservationError at its own index."""
@@ -154,7 +163,7 @@ def _read(numbers: Sequence[int], table: dict[int, tuple[int, str]], what: str, 
     for i, number in enumerate(numbers):
         found = table.get(number)
         if found is None:
-            raise InvalidObservationError(f"{path}[{i}]", f"no {what} has number {number}")
+            raise _unknown(what, f"{path}[{i}]", number)
         out.append(found)
     return out
 
@@ -175,7 +184,7 @@ def _one(number: int, table: dict[int, tuple[int, str]], what: str, path: str) -
         return None
     found = table.get(number)
     if found is None:
-        raise InvalidObservationError(path, f"no {what} has number {number}")
+        raise _unknown(what, path, number)
     return found[1]
 
 
@@ -194,7 +203,7 @@ def _player(msg: citadels_pb2.CitadelsPlayer, path: str) -> PlayerView:
 def _decision(msg: citadels_pb2.CitadelsDecision, path: str) -> Decision:
     phase = _PHASE_NAME.get(msg.phase)
     if phase is None:
-        raise InvalidObservationError(f"{path}.phase", f"no phase has number {msg.phase}")
+        raise _unknown("phase", f"{path}.phase", msg.phase)
     return Decision(
         phase=phase,
         player=msg.player if msg.HasField("player") else None,
@@ -222,26 +231,24 @@ def observation_from_proto(msg: citadels_pb2.CitadelsObservation, path: str) -> 
     for i, reveal in enumerate(msg.revealed):
         found = _CHARACTER.get(reveal.character)
         if found is None:
-            raise InvalidObservationError(
-                f"{path}.revealed[{i}].character", f"no character has number {reveal.character}"
-            )
+            raise _unknown("character", f"{path}.revealed[{i}].character", reveal.character)
         if msg.num_players > 0 and not 0 <= reveal.player < msg.num_players:
             raise InvalidObservationError(  # here: the engine's path is the sorted pair's
                 f"{path}.revealed[{i}].player",
-                f"must be a player from 0 to {msg.num_players - 1}",
+                "must be a player from 0 to {last}",
+                last=msg.num_players - 1,
             )
         revealed.append((found[0], found[1], reveal.player))
     deck_known = []
     for i, card in enumerate(msg.deck_known):
         found = _DISTRICT.get(card.district)
         if found is None:
-            raise InvalidObservationError(
-                f"{path}.deck_known[{i}].district", f"no district has number {card.district}"
-            )
+            raise _unknown("district", f"{path}.deck_known[{i}].district", card.district)
         if msg.deck_size >= 0 and not 0 <= card.position < msg.deck_size:
             raise InvalidObservationError(
                 f"{path}.deck_known[{i}].position",
-                f"must be a position inside the deck of {msg.deck_size}",
+                "must be a position inside the deck of {size}",
+                size=msg.deck_size,
             )
         deck_known.append((card.position, found[1], card.public))
     return Observation(
@@ -341,22 +348,40 @@ def _district_name(text: str) -> str:
     return DISTRICTS[parse_district(text)][0]
 
 
-def _why_not(obs: Observation, player: int, move: str) -> str:
+def _why_not(obs: Observation, player: int, move: str) -> Wording | str:
     """Why `player` cannot build the district a move names, from what everyone sees: its
-    gold, its city, the builds its character has left."""
+    gold, its city, the builds its character has left ("" when none of them forbids it)."""
     words = move.split()
     if len(words) != 2 or words[0] != "build" or words[1] not in DISTRICT_NAMES:
         return ""
-    who, view = seat_words(player, obs.observer), obs.players[player]
-    name = words[1]
-    title = " ".join(word.capitalize() for word in name.split("-"))  # as the page spells it
-    cost = DISTRICTS[DISTRICT_NAMES.index(name)][2]
-    if name in view.city:
-        return f"{who} has built {title} already: a city has one of each district"
+    view, card, you = obs.players[player], words[1], player == obs.observer
+    cost = DISTRICTS[DISTRICT_NAMES.index(card)][2]
+    if card in view.city:
+        if you:
+            return worded(
+                "you have built {card} already: a city has one of each district", card=card
+            )
+        return worded(
+            "{player} has built {card} already: a city has one of each district",
+            player=player,
+            card=card,
+        )
     if obs.decision.builds_left <= 0:
-        return f"{who} has no build left this turn"
+        if you:
+            return worded("you have no build left this turn")
+        return worded("{player} has no build left this turn", player=player)
     if cost > view.gold:
-        return f"{who} has {view.gold} gold; {title} costs {cost}"
+        if you:
+            return worded(
+                "you have {gold} gold; {card} costs {cost}", gold=view.gold, card=card, cost=cost
+            )
+        return worded(
+            "{player} has {gold} gold; {card} costs {cost}",
+            player=player,
+            gold=view.gold,
+            card=card,
+            cost=cost,
+        )
     return ""
 
 

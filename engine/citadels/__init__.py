@@ -38,7 +38,9 @@ def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -
         if not 0 <= d.drawn_hidden <= _MOST_DRAWN - len(d.drawn):
             raise InvalidObservationError(
                 "decision.drawn_hidden",
-                f"must be from 0 to {_MOST_DRAWN}, less the {len(d.drawn)} drawn cards listed",
+                "must be from 0 to {most}, less the {count} drawn cards listed",
+                most=_MOST_DRAWN,
+                count=len(d.drawn),
             )
     return _build_state(obs, seed, draws)
 

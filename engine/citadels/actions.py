@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.citadels.cards import CHARACTERS, DISTRICT_NAMES, MAX_PLAYERS
 from engine.citadels.core import Action
+from engine.errors import WordedError
 
 
 def _texts() -> tuple[str, ...]:
@@ -39,12 +40,12 @@ def action_to_string(action: int) -> str:
     """The readable, stable text of an action id."""
     if isinstance(action, int) and 0 <= action < len(TEXTS):
         return TEXTS[action]
-    raise ValueError(f"no action has id {action}")
+    raise WordedError("no action has id {id}", id=action)
 
 
 def string_to_action(text: str) -> int:
     """The action id of a text written by `action_to_string` (case and spaces are forgiven)."""
     action = _IDS.get(" ".join(text.strip().lower().split()))
     if action is None:
-        raise ValueError(f"cannot read action {text!r}")
+        raise WordedError("cannot read action '{text}'", text=text)
     return action

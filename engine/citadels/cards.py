@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.errors import WordedError
 from engine.registry import Card
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -27,18 +28,23 @@ NUM_KINDS = len(DISTRICTS)
 
 
 def parse_district(name: str) -> int:
-    """The kind of `trading-post`; ValueError for anything else."""
+    """The kind of `trading-post`; ValueError (worded) for anything else."""
     key = name.strip().lower().replace(" ", "-") if isinstance(name, str) else None
     if key not in DISTRICT_NAMES:
-        raise ValueError(f"unknown district {name!r}")
+        raise WordedError("unknown district '{name}'", name=name)
     return DISTRICT_NAMES.index(key)
 
 
 def parse_character(name: str) -> int:
-    """The index (0 = assassin .. 7 = warlord) of a character name."""
+    """The index (0 = assassin .. 7 = warlord) of a character name; ValueError (worded) for
+    anything else."""
     key = name.strip().lower() if isinstance(name, str) else None
     if key not in CHARACTERS:
-        raise ValueError(f"unknown character {name!r} (one of {', '.join(CHARACTERS)})")
+        raise WordedError(
+            "unknown character '{name}' (one of {characters})",
+            name=name,
+            characters=", ".join(CHARACTERS),
+        )
     return CHARACTERS.index(key)
 
 

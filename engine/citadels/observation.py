@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.citadels.rules import RulesConfig
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, Wording, worded
 from engine.jsonview import Reader, lists
 
 PHASES = ("pick", "discard", "resource", "keep", "main", "redraw", "graveyard", "end")
@@ -109,7 +109,7 @@ class Observation:
         obj = Reader(data, "observation")
         game = obj.str("game", default="citadels")
         if game != "citadels":
-            raise InvalidObservationError("game", f"expected 'citadels', got {game!r}")
+            raise InvalidObservationError("game", "expected 'citadels', got '{game}'", game=game)
         return cls(
             observer=obj.int("observer"),
             num_players=obj.int("num_players"),
@@ -119,11 +119,11 @@ class Observation:
             first_picker=obj.int("first_picker"),
             players=tuple(_player(p, i) for i, p in enumerate(obj.list("players"))),
             draft=_draft(Reader(obj.get("draft"), "draft")),
-            revealed=_pairs(obj, "revealed", str, int, "[character, player]"),
+            revealed=_pairs(obj, "revealed", str, int, worded("must be [character, player]")),
             killed=obj.opt_str("killed"),
             robbed=obj.opt_str("robbed"),
             deck_size=obj.int("deck_size"),
-            deck_known=_pairs(obj, "deck_known", int, str, "[position, card]"),
+            deck_known=_pairs(obj, "deck_known", int, str, worded("must be [position, card]")),
             deck_public=obj.ints("deck_public", ()),
             first_complete=obj.opt_int("first_complete"),
             decision=_decision(Reader(obj.get("decision"), "decision")),
@@ -135,7 +135,8 @@ def _is(value: Any, kind: type) -> bool:
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
-def _pairs(r: Reader, key: str, first: type, second: type, shape: str) -> tuple[Any, ...]:
+def _pairs(r: Reader, key: str, first: type, second: type, shape: Wording) -> tuple[Any, ...]:
+    """The pairs of `key`, each a `first` and a `second`; `shape` refuses any other."""
     out = []
     for i, pair in enumerate(r.list(key, ())):
         if not (
@@ -144,7 +145,7 @@ def _pairs(r: Reader, key: str, first: type, second: type, shape: str) -> tuple[
             and _is(pair[0], first)
             and _is(pair[1], second)
         ):
-            raise InvalidObservationError(f"{r.field(key)}[{i}]", f"must be {shape}")
+            raise InvalidObservationError(f"{r.field(key)}[{i}]", shape)
         out.append((pair[0], pair[1]))
     return tuple(out)
 
@@ -180,7 +181,7 @@ def _draft(r: Reader) -> Draft:
 def _decision(r: Reader) -> Decision:
     phase = r.str("phase")
     if phase not in PHASES:
-        raise InvalidObservationError(r.field("phase"), f"unknown phase {phase!r}")
+        raise InvalidObservationError(r.field("phase"), "unknown phase '{phase}'", phase=phase)
     return Decision(
         phase=phase,
         player=r.opt_int("player"),

@@ -22,7 +22,7 @@ from engine.citadels.observation import PHASES, Decision, Draft, Observation, Pl
 from engine.citadels.progress import check_progress, draft_decisions, max_game_length
 from engine.citadels.rules import RulesConfig
 from engine.cstate import TERMINAL, seed64
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, WordedError, wording_of
 from engine.jsonview import first_difference
 
 #: More gold than any game reaches (the core stores gold in 16 bits).
@@ -45,7 +45,7 @@ cdef class CitadelsState(CState):
 
     def __init__(self, int num_players=4, seed=0, rules=None):
         if not 2 <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"Citadels is for 2 to 7 players, not {num_players}")
+            raise WordedError("Citadels is for 2 to 7 players, not {count}", count=num_players)
         if rules is None:
             rules = RulesConfig()
         if not isinstance(rules, RulesConfig):
@@ -240,13 +240,14 @@ cdef class _Cards:
         try:
             kind = parse_district(name)
         except ValueError as err:
-            raise InvalidObservationError(field, str(err)) from None
+            raise InvalidObservationError(field, wording_of(err)) from None
         for card in range(CT_FIRST[kind], CT_FIRST[kind] + CT_COPIES[kind]):
             if card in self.free:
                 self.free.discard(card)
                 return card
         raise InvalidObservationError(
-            field, f"{name} appears in more places than the deck has copies of it")
+            field, "{card} appears in more places than the deck has copies of it",
+            card=DISTRICT_NAMES[kind])
 
 
 def _character(name, field):
@@ -255,12 +256,12 @@ def _character(name, field):
     try:
         return parse_character(name)
     except ValueError as err:
-        raise InvalidObservationError(field, str(err)) from None
+        raise InvalidObservationError(field, wording_of(err)) from None
 
 
 def _player_index(value, n, field):
     if not 0 <= value < n:
-        raise InvalidObservationError(field, f"must be a player from 0 to {n - 1}")
+        raise InvalidObservationError(field, "must be a player from 0 to {last}", last=n - 1)
     return value
 
 
@@ -280,7 +281,7 @@ def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
         raise InvalidObservationError("num_players", "Citadels is for 2 to 7 players")
     p = _player_index(obs.observer, n, "observer")
     if len(obs.players) != n:
-        raise InvalidObservationError("players", f"must list {n} players")
+        raise InvalidObservationError("players", "must list {count} players", count=n)
     if not 1 <= obs.round <= 200:
         raise InvalidObservationError("round", "must be from 1 to 200")
     cdef CitadelsState state = CitadelsState.__new__(CitadelsState)
@@ -306,14 +307,17 @@ def state_from_observation(obs, seed=0, draws=()) -> CitadelsState:
     _place_decision(s, obs)
     check_progress(obs)
     if ct_check(s):
-        raise InvalidObservationError("observation", f"inconsistent (invariant {ct_check(s)})")
+        raise InvalidObservationError(
+            "observation", "inconsistent (invariant {code})", code=ct_check(s))
     if s.phase != PH_END:
         legal = state.legal_actions()
         if not legal:
             raise InvalidObservationError("decision", "leaves the player to act no legal move")
     again = state.observation(p)
     if again != obs:
-        raise InvalidObservationError(*_first_difference(again, obs))
+        raise InvalidObservationError(
+            _first_difference(again, obs),
+            "is inconsistent with the rest: no game reaches it as written")
     return state
 
 
@@ -323,7 +327,8 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
     for q, view in enumerate(obs.players):
         field = f"players[{q}]"
         if not 0 <= view.gold <= MAX_GOLD:
-            raise InvalidObservationError(f"{field}.gold", f"must be from 0 to {MAX_GOLD}")
+            raise InvalidObservationError(
+                f"{field}.gold", "must be from 0 to {most}", most=MAX_GOLD)
         s.gold[q] = view.gold
         if len(view.built_rounds) != len(view.city):
             raise InvalidObservationError(f"{field}.built_rounds", "must give a round per district")
@@ -331,17 +336,19 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
             card = cards.take(name, f"{field}.city[{i}]")
             if (s.city_kinds[q] >> CT_KIND[card]) & 1:
                 raise InvalidObservationError(
-                    f"{field}.city[{i}]", f"a city holds one {name} at most")
+                    f"{field}.city[{i}]", "a city holds one {card} at most",
+                    card=DISTRICT_NAMES[CT_KIND[card]])
             ct_city_add(s, q, card)
             if not 1 <= view.built_rounds[i] <= obs.round:
                 raise InvalidObservationError(
-                    f"{field}.built_rounds[{i}]", f"must be from 1 to {obs.round}")
+                    f"{field}.built_rounds[{i}]", "must be from 1 to {round}", round=obs.round)
             s.built_round[card] = view.built_rounds[i]
         if not 0 <= view.hand_size <= NUM_DISTRICTS:
             raise InvalidObservationError(f"{field}.hand_size", "must be from 0 to 68")
         if len(view.hand) > view.hand_size or (q == p and len(view.hand) != view.hand_size):
             raise InvalidObservationError(
-                f"{field}.hand", f"lists {len(view.hand)} cards for a hand of {view.hand_size}")
+                f"{field}.hand", "lists {count} cards for a hand of {size}",
+                count=len(view.hand), size=view.hand_size)
     mine = []
     for i, name in enumerate(obs.players[p].hand):
         card = cards.take(name, f"players[{p}].hand[{i}]")
@@ -374,13 +381,15 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         deck[pos] = cards.take(name, f"deck_known[{i}]")
     told = [False] * obs.deck_size
     if len(draws) > obs.deck_size:
-        raise InvalidObservationError("draws", f"the deck holds only {obs.deck_size} cards")
+        raise InvalidObservationError(
+            "draws", "the deck holds only {count} cards", count=obs.deck_size)
     for i, name in enumerate(draws):
         pos = obs.deck_size - 1 - i
         if deck[pos] is not None:
             if DISTRICT_NAMES[CT_KIND[deck[pos]]] != name:
                 raise InvalidObservationError(
-                    f"draws[{i}]", f"the observer knows that card is {DISTRICT_NAMES[CT_KIND[deck[pos]]]}")
+                    f"draws[{i}]", "the observer knows that card is {card}",
+                    card=DISTRICT_NAMES[CT_KIND[deck[pos]]])
             continue
         deck[pos] = cards.take(name, f"draws[{i}]")
         told[pos] = True
@@ -397,8 +406,8 @@ cdef _place_districts(CTState* s, obs, _Cards cards, uint64_t* rng, draws):
         d.drawn_hidden)
     if unknown != len(free):
         raise InvalidObservationError(
-            "deck_size", f"the hands, deck, cities and drawn cards hold {68 - len(free) + unknown}"
-            " districts, not 68")
+            "deck_size", "the hands, deck, cities and drawn cards hold {count} districts, not 68",
+            count=NUM_DISTRICTS - len(free) + unknown)
     it = iter(dealt(free, rng))
     for q, view in enumerate(obs.players):
         for _ in range(view.hand_size - len(view.hand)):
@@ -456,12 +465,14 @@ cdef _place_characters(CTState* s, obs, uint64_t* rng):
                 f"draft.face_up[{i}]", "the King is never face up, and no character twice")
         s.faceup |= 1 << c
     if len(dr.face_up) != up:
-        raise InvalidObservationError("draft.face_up", f"{n} players have {up} face up")
+        raise InvalidObservationError(
+            "draft.face_up", "{count} players have {face_up} face up", count=n, face_up=up)
     steps = draft_decisions(n)
     in_draft = d.phase in ("pick", "discard")
     if not (0 <= dr.step < steps if in_draft else dr.step == steps):
         raise InvalidObservationError(
-            "draft.step", f"must be below {steps} during the draft and {steps} after it")
+            "draft.step", "must be below {steps} during the draft and {steps} after it",
+            steps=steps)
     s.step = dr.step
     memset(s.slot_char, NO_CHAR, sizeof(s.slot_char))
     memset(s.slot_owner, NOBODY, sizeof(s.slot_owner))
@@ -511,7 +522,7 @@ cdef _place_characters(CTState* s, obs, uint64_t* rng):
         s.slot_char[s.n_slots - 1] = 0
     if len(dr.shown) != s.obs_n[p]:
         raise InvalidObservationError(
-            "draft.shown", f"the observer was shown characters {s.obs_n[p]} times")
+            "draft.shown", "the observer was shown characters {count} times", count=s.obs_n[p])
     for j, row in enumerate(dr.shown):
         mask = 0
         for i, name in enumerate(row):
@@ -557,8 +568,11 @@ cdef _place_decision(CTState* s, obs):
     if s.phase == PH_PICK or s.phase == PH_DISCARD:
         ct_draft_step(s, s.step, &pl, &slot, &disc)
         if pl != s.cur or disc != (s.phase == PH_DISCARD):
+            if disc:
+                raise InvalidObservationError(
+                    "decision", "draft step {step} is a discard by {player}", step=s.step, player=pl)
             raise InvalidObservationError(
-                "decision", f"draft step {s.step} is a {'discard' if disc else 'pick'} by player {pl}")
+                "decision", "draft step {step} is a pick by {player}", step=s.step, player=pl)
         return
     if not 0 <= d.builds_left <= 3:
         raise InvalidObservationError("decision.builds_left", "must be from 0 to 3")
@@ -578,7 +592,7 @@ cdef _place_decision(CTState* s, obs):
         try:
             kind = parse_district(d.min_card)
         except ValueError as err:
-            raise InvalidObservationError("decision.min_card", str(err)) from None
+            raise InvalidObservationError("decision.min_card", wording_of(err)) from None
         s.redraw_min = kind
     if s.phase == PH_GRAVEYARD:
         if d.warlord is None:
@@ -619,9 +633,8 @@ cdef _place_resource_step(CTState* s, obs):
 
 
 def _first_difference(got, want):
-    """(field path, message) of the first place where `got` differs from `want`."""
-    field = first_difference(got.to_json(), want.to_json()) or "observation"
-    return field, "is inconsistent with the rest: no game reaches it as written"
+    """The field path of the first place where `got` differs from `want`."""
+    return first_difference(got.to_json(), want.to_json()) or "observation"
 
 
 def play_random_games(int num_players, int games, seed, rules=None) -> int:

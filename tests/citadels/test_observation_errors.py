@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 
@@ -139,3 +140,33 @@ def _random_place(data, rng):
 
     walk(data)
     return rng.choice(places)
+
+
+@pytest.mark.parametrize(("path", "value", "field"), CASES, ids=[c[2] for c in CASES])
+def test_each_refusal_is_a_template_and_its_parameters(path, value, field):
+    """The hint page words a refusal from its template (engine.errors.Wording): the reason is
+    the template filled, and the template's parameters are exactly those given."""
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(edit(path, value))
+    wording = err.value.wording
+    assert str(wording) == err.value.reason
+    assert set(re.findall(r"\{(\w+)\}", wording.template)) == set(wording.params), wording
+
+
+def test_a_parse_error_keeps_its_template_under_the_field():
+    data = edit(("players", 1), {"city": ["castle-in-the-air"], "built_rounds": [1]})
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(data)
+    assert err.value.wording.template == "unknown district '{name}'"
+    assert err.value.wording.params == {"name": "castle-in-the-air"}
+    assert err.value.reason == "unknown district 'castle-in-the-air'"
+
+
+def test_a_seat_in_a_refusal_is_counted_from_1():
+    state = engine.new_game("citadels", 4, seed=5)
+    data = state.observation(state.current_player).to_json()
+    data["decision"]["player"] = (state.current_player + 1) % 4
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(data)
+    assert err.value.wording.template == "draft step {step} is a pick by {player}"
+    assert err.value.reason == f"draft step 0 is a pick by P{state.current_player + 1}"

@@ -199,6 +199,6 @@ def test_a_build_is_offered_only_among_the_districts_the_builder_can_afford(advi
         _apply(advisor, observation, q, "build ?", costly)
     assert info.value.code() == Code.INVALID_ARGUMENT
     [violation] = field_violations(info.value)
-    title = " ".join(word.capitalize() for word in costly.split("-"))
     assert violation.field == "revealed[0]"
-    assert violation.description == f"P{q + 1} has {gold} gold; {title} costs {COST[costly]}"
+    # The district by its engine name: the page words it in its own language (a `card`).
+    assert violation.description == f"P{q + 1} has {gold} gold; {costly} costs {COST[costly]}"
