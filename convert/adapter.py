@@ -13,7 +13,7 @@ from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
 import engine
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, Wording
 from engine.options import Options
 from regent.v1 import common_pb2
 
@@ -167,7 +167,7 @@ class TableRules:
     #: ApplyObservedMove: (observation, player, a move's text) -> why, in the game's terms
     #: and from what the observer sees, `player` cannot make that move ("P3 has 4 gold; Keep
     #: costs 6"); "" when the converter has no reason to give.
-    why_not: Callable[[Any, int, str], str] = _no_reason
+    why_not: Callable[[Any, int, str], Wording | str] = _no_reason
     #: ApplyObservedMove: (observation, the observed action) -> the round of secret choices
     #: the move ends, or None.
     secret_round: Callable[[Any, int], SecretRound | None] = _no_secret_round

@@ -30,7 +30,7 @@ from convert.adapter import (
     rules_of_message,
     seat_words,
 )
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, WordedError
 from engine.interface import HIDDEN
 from engine.royal_cities.actions import string_to_action
 from engine.royal_cities.cards import (
@@ -111,8 +111,12 @@ def _card(msg: royal_cities_pb2.RoyalCitiesCard, field: str) -> tuple[int, str]:
     found = _CARD_KIND.get((msg.colour, msg.value))
     if found is None:
         if msg.colour not in _COLOUR_NAME:
-            raise InvalidObservationError(field, f"no card has colour number {msg.colour}")
-        raise InvalidObservationError(field, f"card values go from 0 to 6, not {msg.value}")
+            raise InvalidObservationError(
+                field, "no card has colour number {number}", number=msg.colour
+            )
+        raise InvalidObservationError(
+            field, "card values go from 0 to 6, not {value}", value=msg.value
+        )
     return found
 
 
@@ -276,7 +280,7 @@ def _cities(
     if not cities:
         return ((),) * _NUM_CITIES
     if len(cities) != _NUM_CITIES:
-        raise InvalidObservationError(path, f"must hold six Cities, not {len(cities)}")
+        raise InvalidObservationError(path, "must hold six Cities, not {count}", count=len(cities))
     return tuple(_cards_in_order(city.cards, f"{path}[{c}].cards") for c, city in enumerate(cities))
 
 
@@ -298,7 +302,7 @@ def _city(number: int, field: str) -> tuple[int, str]:
     """(index, name) of a City colour: purple to green, never white."""
     name = _CITY_NAME.get(number)
     if name is None:
-        raise InvalidObservationError(field, f"no City has colour number {number}")
+        raise InvalidObservationError(field, "no City has colour number {number}", number=number)
     return CITY_COLOURS.index(name), name
 
 
@@ -307,7 +311,7 @@ def _six_ints(values: Sequence[int], field: str) -> tuple[int, ...]:
     if not values:
         return (0,) * _NUM_CITIES
     if len(values) != _NUM_CITIES:
-        raise InvalidObservationError(field, f"must list six Cities, not {len(values)}")
+        raise InvalidObservationError(field, "must list six Cities, not {count}", count=len(values))
     return tuple(values)
 
 
@@ -318,7 +322,7 @@ def _knight_from(text: str, field: str) -> str | None:
     words = text.lower().split()
     if len(words) != 2 or words[0] not in _KNIGHT_OWNERS or words[1] not in CITY_COLOURS:
         raise InvalidObservationError(
-            field, f"must read like 'p1 red' or 'regent red', not {text[:40]!r}"
+            field, "must read like 'p1 red' or 'regent red', not '{text}'", text=text[:40]
         )
     return " ".join(words)
 
@@ -326,11 +330,13 @@ def _knight_from(text: str, field: str) -> str | None:
 def _decision(msg: royal_cities_pb2.RoyalCitiesDecision, path: str, num_players: int) -> Decision:
     phase = _PHASE_NAME.get(msg.phase)
     if phase is None:
-        raise InvalidObservationError(f"{path}.phase", f"no phase has number {msg.phase}")
+        raise InvalidObservationError(
+            f"{path}.phase", "no phase has number {number}", number=msg.phase
+        )
     resume = msg.resume or "setup"
     if resume not in RESUMES:
         raise InvalidObservationError(
-            f"{path}.resume", f"must be 'setup' or 'catch_up', not {resume[:40]!r}"
+            f"{path}.resume", "must be 'setup' or 'catch_up', not '{text}'", text=resume[:40]
         )
     selection = []
     for i, sel in enumerate(msg.selection):
@@ -512,12 +518,14 @@ def _builds(answer: str, phase: str) -> list[tuple[str, str]]:
         words = part.split()
         card = kind_name(parse_kind(words[0])) if words else ""
         if not card or len(words) > 2:
-            raise ValueError(f"cannot read {part.strip()!r}: a card and its City, e.g. 'red-2 red'")
+            raise WordedError(
+                "cannot read '{text}': a card and its City, e.g. 'red-2 red'", text=part.strip()
+            )
         colour = COLOURS[parse_kind(card) // 7]
         city = CITY_COLOURS[parse_colour(words[1])] if len(words) == 2 else colour
         builds.append((card, city))
     if phase == "first_build" and len(builds) > 1:
-        raise ValueError("a first build is one card")
+        raise WordedError("a first build is one card")
     return sorted(builds, key=lambda b: (parse_kind(b[0]), CITY_COLOURS.index(b[1])))
 
 

@@ -38,7 +38,7 @@ def state_from_observation(obs: Any, seed: int = 0, draws: Sequence[str] = ()) -
         for q, view in enumerate(obs.players):
             if not 0 <= view.hand_size <= _NUM_CARDS:
                 raise InvalidObservationError(
-                    f"players[{q}].hand_size", f"must be from 0 to {_NUM_CARDS}"
+                    f"players[{q}].hand_size", "must be from 0 to {most}", most=_NUM_CARDS
                 )
     return _build_state(obs, seed, draws)
 

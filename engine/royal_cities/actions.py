@@ -6,6 +6,7 @@ written down reads the same in any log. The state decides whether it is legal.
 
 from __future__ import annotations
 
+from engine.errors import WordedError
 from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
 from engine.royal_cities.core import REGENT_OWNER
 from engine.royal_cities.core import Action as A
@@ -53,7 +54,7 @@ def action_to_string(action: int) -> str:
         if first <= action < first + 49 * 6:
             kind, colour = divmod(action - first, 6)
             return f"{words} {kind_name(kind)} {CITY_COLOURS[colour]}"
-    raise ValueError(f"no action has id {action}")
+    raise WordedError("no action has id {action}", action=action)
 
 
 def string_to_action(text: str) -> int:
@@ -63,27 +64,52 @@ def string_to_action(text: str) -> int:
     for action, name in _SIMPLE.items():
         if joined == name:
             return action
+    for first, prefix in _BY_KIND:
+        if joined.startswith(prefix + " ") and len(words) == len(prefix.split()) + 1:
+            return first + _kind_in(text, words[-1])
+    for first, prefix in _BY_CITY:
+        if joined.startswith(prefix + " ") and len(words) == len(prefix.split()) + 1:
+            return first + _colour_in(text, words[-1])
+    if words[:1] == ["target"] and len(words) == 3:
+        owner = _owner_in(text, words[1])
+        return A.A_TARGET + owner * 6 + _colour_in(text, words[2])
+    if words[:1] in (["build"], ["regent"]) and len(words) == 3:
+        first = A.A_BUILD if words[0] == "build" else A.A_REGENT
+        return first + _kind_in(text, words[1]) * 6 + _colour_in(text, words[2])
+    raise WordedError("cannot read action '{text}'", text=text)
+
+
+def _kind_in(text: str, word: str) -> int:
+    """The card kind `word` names, in the action text `text`."""
     try:
-        for first, prefix in _BY_KIND:
-            if joined.startswith(prefix + " ") and len(words) == len(prefix.split()) + 1:
-                return first + parse_kind(words[-1])
-        for first, prefix in _BY_CITY:
-            if joined.startswith(prefix + " ") and len(words) == len(prefix.split()) + 1:
-                return first + parse_colour(words[-1])
-        if words[:1] == ["target"] and len(words) == 3:
-            owner = _parse_owner(words[1])
-            return A.A_TARGET + owner * 6 + parse_colour(words[2])
-        if words[:1] in (["build"], ["regent"]) and len(words) == 3:
-            first = A.A_BUILD if words[0] == "build" else A.A_REGENT
-            return first + parse_kind(words[1]) * 6 + parse_colour(words[2])
-    except ValueError as err:
-        raise ValueError(f"cannot read action {text!r}: {err}") from None
-    raise ValueError(f"cannot read action {text!r}")
+        return parse_kind(word)
+    except ValueError:
+        raise WordedError(
+            "cannot read action '{text}': unknown card '{word}' (expected colour-value, e.g."
+            " yellow-2)",
+            text=text,
+            word=word,
+        ) from None
 
 
-def _parse_owner(word: str) -> int:
+def _colour_in(text: str, word: str) -> int:
+    """The City colour `word` names, in the action text `text`."""
+    try:
+        return parse_colour(word)
+    except ValueError:
+        raise WordedError(
+            "cannot read action '{text}': unknown City colour '{word}'", text=text, word=word
+        ) from None
+
+
+def _owner_in(text: str, word: str) -> int:
+    """The City owner `word` names (`p0`..`p3`, `regent`), in the action text `text`."""
     if word == "regent":
         return REGENT_OWNER
     if len(word) == 2 and word[0] == "p" and word[1] in "0123":
         return int(word[1])
-    raise ValueError(f"unknown City owner {word!r} (p0-p3 or regent)")
+    raise WordedError(
+        "cannot read action '{text}': unknown City owner '{word}' (p0-p3 or regent)",
+        text=text,
+        word=word,
+    )

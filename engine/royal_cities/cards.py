@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.errors import WordedError
 from engine.registry import Card
 
 COLOURS = ("purple", "yellow", "pink", "red", "blue", "green", "white")
@@ -20,7 +21,7 @@ def parse_kind(name: str) -> int:
     """The kind of `yellow-2`; ValueError for anything else."""
     colour, sep, value = name.strip().lower().partition("-")
     if not sep or colour not in COLOURS or value not in tuple("0123456"):
-        raise ValueError(f"unknown card {name!r} (expected colour-value, e.g. yellow-2)")
+        raise WordedError("unknown card '{text}' (expected colour-value, e.g. yellow-2)", text=name)
     return COLOURS.index(colour) * 7 + int(value)
 
 
@@ -28,7 +29,7 @@ def parse_colour(name: str) -> int:
     """The City index of `red`; ValueError for anything else."""
     colour = name.strip().lower()
     if colour not in CITY_COLOURS:
-        raise ValueError(f"unknown City colour {name!r}")
+        raise WordedError("unknown City colour '{text}'", text=name)
     return CITY_COLOURS.index(colour)
 
 

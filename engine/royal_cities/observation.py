@@ -103,7 +103,9 @@ class Observation:
         obj = Reader(data, "observation")
         game = obj.str("game", default="royal_cities")
         if game != "royal_cities":
-            raise InvalidObservationError("game", f"expected 'royal_cities', got {game!r}")
+            raise InvalidObservationError(
+                "game", "expected 'royal_cities', got '{game}'", game=game
+            )
         players = tuple(_player(p, i) for i, p in enumerate(obj.list("players")))
         regent_raw = obj.get("regent", None)
         regent = None
@@ -159,10 +161,10 @@ def _player(data: Any, index: int) -> PlayerView:
 def _decision(r: Reader) -> Decision:
     phase = r.str("phase")
     if phase not in PHASES:
-        raise InvalidObservationError(r.field("phase"), f"unknown phase {phase!r}")
+        raise InvalidObservationError(r.field("phase"), "unknown phase '{text}'", text=phase)
     resume = r.str("resume", "setup")
     if resume not in RESUMES:
-        raise InvalidObservationError(r.field("resume"), f"unknown value {resume!r}")
+        raise InvalidObservationError(r.field("resume"), "unknown value '{text}'", text=resume)
     selection = []
     for i, pair in enumerate(r.list("selection", ())):
         if not (

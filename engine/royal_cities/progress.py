@@ -100,8 +100,9 @@ def _check_purchased(obs: Observation) -> None:
     if unpurchased and marked:
         raise InvalidObservationError(
             f"players[{marked[0]}].purchased",
-            f"nobody has purchased yet at this point ({phase}): the marks are cleared at "
-            "the start of every Season",
+            "nobody has purchased yet at this point ({phase}): the marks are cleared at the"
+            " start of every Season",
+            phase=phase,
         )
 
 
@@ -116,24 +117,32 @@ def _check_secret_order(obs: Observation) -> None:
         if view.committed != (q < d.player):
             raise InvalidObservationError(
                 f"players[{q}].committed",
-                f"secret choices go in seat order from player 0: with player {d.player} "
-                "choosing, exactly the players before it have chosen",
+                "secret choices go in seat order from P1: with {player} choosing, exactly the"
+                " players before it have chosen",
+                player=d.player,
             )
     if d.phase == "pass":
         p = obs.observer
         allowed = (2,) if p < d.player else (0, 1) if p == d.player else (0,)
-        if len(d.passes) not in allowed:
+        if len(d.passes) in allowed:
+            return
+        if p < d.player:
             raise InvalidObservationError(
                 "decision.passes",
-                f"the observer has passed {len(d.passes)} cards, but "
-                + (
-                    "it has made its choice: two"
-                    if p < d.player
-                    else "it is choosing: fewer than two"
-                    if p == d.player
-                    else "it has not chosen yet: none"
-                ),
+                "the observer has passed {count} cards, but it has made its choice: two",
+                count=len(d.passes),
             )
+        if p == d.player:
+            raise InvalidObservationError(
+                "decision.passes",
+                "the observer has passed {count} cards, but it is choosing: fewer than two",
+                count=len(d.passes),
+            )
+        raise InvalidObservationError(
+            "decision.passes",
+            "the observer has passed {count} cards, but it has not chosen yet: none",
+            count=len(d.passes),
+        )
 
 
 def _check_passing(obs: Observation) -> None:
@@ -154,10 +163,22 @@ def _check_drawn(obs: Observation) -> None:
     if d.phase == "effect" and d.effect == ASTROLOGER:
         low, high = 1, 3
     if not low <= count <= high:
-        expected = f"{low}" if low == high else f"{low} to {high}"
+        if low == high:
+            raise InvalidObservationError(
+                "decision.drawn",
+                "{count} drawn cards wait to be placed, but this decision ({phase}) has {expected}",
+                count=count,
+                phase=d.phase,
+                expected=low,
+            )
         raise InvalidObservationError(
             "decision.drawn",
-            f"{count} drawn cards wait to be placed, but this decision ({d.phase}) has {expected}",
+            "{count} drawn cards wait to be placed, but this decision ({phase}) has {low} to"
+            " {high}",
+            count=count,
+            phase=d.phase,
+            low=low,
+            high=high,
         )
 
 
@@ -168,7 +189,8 @@ def _check_market(obs: Observation) -> None:
         shown = ", ".join(f"{counts[c]} {c}" for c in COLOURS if counts[c] > 2)
         raise InvalidObservationError(
             "market",
-            f"holds {shown}: a colour shows more than twice only through the first four "
-            "cards (a card added later whose colour shows twice starts a Revolt), so at "
-            "most two cards in all go beyond two of a colour",
+            "holds {colours}: a colour shows more than twice only through the first four cards"
+            " (a card added later whose colour shows twice starts a Revolt), so at most two"
+            " cards in all go beyond two of a colour",
+            colours=shown,
         )

@@ -19,7 +19,7 @@ from engine.royal_cities.core cimport (
 )
 
 from engine.cstate import TERMINAL, seed64
-from engine.errors import InvalidObservationError
+from engine.errors import InvalidObservationError, WordedError, worded, wording_of
 from engine.jsonview import first_difference
 from engine.royal_cities.actions import action_to_string, owner_name, string_to_action
 from engine.royal_cities.cards import CITY_COLOURS, kind_name, parse_colour, parse_kind
@@ -56,7 +56,7 @@ cdef class RoyalCitiesState(CState):
 
     def __init__(self, int num_players=2, seed=0, rules=None):
         if not 1 <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"Royal Cities is for 1 to 4 players, not {num_players}")
+            raise WordedError("Royal Cities is for 1 to 4 players, not {count}", count=num_players)
         if rules is None:
             rules = RulesConfig()
         if not isinstance(rules, RulesConfig):
@@ -257,14 +257,14 @@ cdef class _Builder:
         try:
             kind = parse_kind(name)
         except ValueError as err:
-            raise InvalidObservationError(field, str(err)) from None
+            raise InvalidObservationError(field, wording_of(err)) from None
         first = rc_kind_first_id(kind)
         for card in range(first, first + rc_kind_copies(kind)):
             if card in self.free:
                 self.free.discard(card)
                 return card
         raise InvalidObservationError(
-            field, f"{name} appears in more places than the deck has copies of it")
+            field, "{card} appears in more places than the deck has copies of it", card=name)
 
 
 def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
@@ -284,43 +284,45 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError("num_players", "must be 1 to 4")
     p = obs.observer
     if not 0 <= p < n:
-        raise InvalidObservationError("observer", f"must be a player from 0 to {n - 1}")
+        raise InvalidObservationError("observer", "must be a player from 0 to {last}", last=n - 1)
     if len(obs.players) != n:
-        raise InvalidObservationError("players", f"must list {n} players")
+        raise InvalidObservationError("players", "must list {count} players", count=n)
     if (n == 1) != (obs.regent is not None):
         raise InvalidObservationError("regent", "is given exactly in solo games")
     d = obs.decision
     if d.phase not in PHASES:
-        raise InvalidObservationError("decision.phase", f"unknown phase {d.phase!r}")
+        raise InvalidObservationError("decision.phase", "unknown phase '{text}'", text=d.phase)
     if d.resume not in RESUMES:
-        raise InvalidObservationError("decision.resume", f"unknown value {d.resume!r}")
+        raise InvalidObservationError("decision.resume", "unknown value '{text}'", text=d.resume)
     if d.phase in SOLO_PHASES and n != 1:
-        raise InvalidObservationError("decision.phase", f"{d.phase} belongs to the solo mode")
+        raise InvalidObservationError("decision.phase", "{phase} belongs to the solo mode", phase=d.phase)
     if d.phase in TABLE_PHASES and n == 1:
         raise InvalidObservationError(
-            "decision.phase", f"{d.phase} belongs to games of 2 to 4 players")
+            "decision.phase", "{phase} belongs to games of 2 to 4 players", phase=d.phase)
     num_seasons = 3 if n == 4 else 4
     if obs.num_seasons != num_seasons:
-        raise InvalidObservationError("num_seasons", f"is {num_seasons} with {n} players")
+        raise InvalidObservationError(
+            "num_seasons", "is {seasons} with {count} players", seasons=num_seasons, count=n)
     if not 1 <= obs.season <= num_seasons:
-        raise InvalidObservationError("season", f"must be 1 to {num_seasons}")
+        raise InvalidObservationError("season", "must be 1 to {most}", most=num_seasons)
     for field, value, high in (("starter", obs.starter, n), ("last_purchaser", obs.last_purchaser, n),
                                ("pile_size", obs.pile_size, NUM_CARDS + 1),
                                ("reserve_size", obs.reserve_size, 5)):
         if not 0 <= value < high:
-            raise InvalidObservationError(field, f"out of range: {value}")
+            raise InvalidObservationError(field, "out of range: {value}", value=value)
     for q, view in enumerate(obs.players):
         if not 0 <= view.vp <= MAX_VP:
-            raise InvalidObservationError(f"players[{q}].vp", f"must be 0 to {MAX_VP}")
+            raise InvalidObservationError(f"players[{q}].vp", "must be 0 to {most}", most=MAX_VP)
     if obs.regent is not None and not 0 <= obs.regent.vp <= MAX_VP:
-        raise InvalidObservationError("regent.vp", f"must be 0 to {MAX_VP}")
+        raise InvalidObservationError("regent.vp", "must be 0 to {most}", most=MAX_VP)
     if d.phase == "end" and obs.season != num_seasons:
         raise InvalidObservationError("decision.phase", "the game ends after the last Season")
     ranks = set()
     for q, view in enumerate(obs.players):
         if not 0 <= view.age_rank < n or view.age_rank in ranks:
             raise InvalidObservationError(
-                f"players[{q}].age_rank", f"the players' ranks must be 0 to {n - 1}, each once")
+                f"players[{q}].age_rank", "the players' ranks must be 0 to {last}, each once",
+                last=n - 1)
         ranks.add(view.age_rank)
 
     cdef RoyalCitiesState state = RoyalCitiesState(n, seed, obs.rules)
@@ -399,7 +401,7 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
                     s.known[card] |= 1 << q
                     break
             else:
-                raise InvalidObservationError(field, f"{name} is not in the observer's hand")
+                raise InvalidObservationError(field, "{card} is not in the observer's hand", card=name)
 
     phase = PHASES.index(d.phase)
     s.phase = phase
@@ -422,8 +424,9 @@ def state_from_observation(obs, seed=0, draws=()) -> RoyalCitiesState:
         raise InvalidObservationError("decision.drawn_hidden", "at most three cards are drawn")
     if needed != len(hidden):
         raise InvalidObservationError(
-            "pile_size", f"counts do not add up to 85 cards: {NUM_CARDS - len(hidden)} placed, "
-            f"{needed} in hidden places, {len(hidden)} left to place")
+            "pile_size", "counts do not add up to 85 cards: {placed} placed, {needed} in hidden"
+            " places, {left} left to place",
+            placed=NUM_CARDS - len(hidden), needed=needed, left=len(hidden))
     check_progress(obs)
     hidden = dealt(hidden, rng)
     top = _take_draws(hidden, draws, obs.pile_size)
@@ -465,7 +468,8 @@ def _take_draws(hidden, draws, int pile_size):
     `draws[0]` on the very top (the pile is filled from the bottom, so the list is
     returned in the order `pop()` should place them)."""
     if len(draws) > pile_size:
-        raise InvalidObservationError("draws", f"the draw pile holds only {pile_size} cards")
+        raise InvalidObservationError(
+            "draws", "the draw pile holds only {count} cards", count=pile_size)
     top = []
     for i, name in enumerate(draws):
         kind = _kind(name, f"draws[{i}]")
@@ -475,7 +479,7 @@ def _take_draws(hidden, draws, int pile_size):
                 break
         else:
             raise InvalidObservationError(
-                f"draws[{i}]", f"{name} is not among the cards the observer cannot see")
+                f"draws[{i}]", "{card} is not among the cards the observer cannot see", card=name)
     return top
 
 
@@ -483,7 +487,7 @@ def _kind(name, field):
     try:
         return parse_kind(name)
     except ValueError as err:
-        raise InvalidObservationError(field, str(err)) from None
+        raise InvalidObservationError(field, wording_of(err)) from None
 
 
 cdef _place_cities(RCState* s, _Builder b, int owner, cities, str field, bint regent):
@@ -498,7 +502,8 @@ cdef _place_cities(RCState* s, _Builder b, int owner, cities, str field, bint re
             card = b.take(name, f"{field}[{c}][{i}]")
             if rc_card_colour(card) != WHITE and rc_card_colour(card) != c:
                 raise InvalidObservationError(
-                    f"{field}[{c}][{i}]", f"{name} cannot stand in the {CITY_COLOURS[c]} City")
+                    f"{field}[{c}][{i}]", "{card} cannot stand in the {city} City", card=name,
+                    city=CITY_COLOURS[c])
             if rc_card_value(card) <= last:
                 raise InvalidObservationError(
                     f"{field}[{c}][{i}]", "cards in a City go strictly upwards in value")
@@ -527,13 +532,13 @@ cdef _decision_context(RCState* s, obs, int p):
         try:
             colour = parse_colour(words[1])
         except ValueError as err:
-            raise InvalidObservationError("decision.knight_from", str(err)) from None
+            raise InvalidObservationError("decision.knight_from", wording_of(err)) from None
         owner = [owner_name(o) for o in range(5)].index(words[0])
         s.knight_from = owner * 6 + colour
     for name, value, high in (("power", d.power, 20), ("taken", d.taken, 85),
                               ("tax_left", d.tax_left, 3), ("regent_draws", d.regent_draws, 20)):
         if not 0 <= value <= high:
-            raise InvalidObservationError(f"decision.{name}", f"out of range: {value}")
+            raise InvalidObservationError(f"decision.{name}", "out of range: {value}", value=value)
     s.power = d.power
     s.taken = d.taken
     s.min_kind = _kind(d.min_card, "decision.min_card") if d.min_card is not None else 0
@@ -542,14 +547,15 @@ cdef _decision_context(RCState* s, obs, int p):
         try:
             s.tax_done |= 1 << parse_colour(c)
         except ValueError as err:
-            raise InvalidObservationError(f"decision.taxed[{i}]", str(err)) from None
+            raise InvalidObservationError(f"decision.taxed[{i}]", wording_of(err)) from None
     for name, values, high in (("season_vp", d.season_vp, 100),
                                ("season_influence", d.season_influence, 21)):
         if len(values) != 6:
             raise InvalidObservationError(f"decision.{name}", "must list six Cities")
         for c in range(6):
             if not 0 <= values[c] <= high:
-                raise InvalidObservationError(f"decision.{name}[{c}]", f"out of range: {values[c]}")
+                raise InvalidObservationError(
+                    f"decision.{name}[{c}]", "out of range: {value}", value=values[c])
     for c in range(6):
         s.season_vp[c] = d.season_vp[c]
         s.season_infl[c] = d.season_influence[c]
@@ -567,7 +573,8 @@ cdef _decision_context(RCState* s, obs, int p):
         if s.loc[card] != LOC_HAND + p or (i == 1 and s.pass_sel[p][0] == card):
             card += 1
         if rc_kind_copies(kind) == 1 and card != rc_kind_first_id(kind) or s.loc[card] != LOC_HAND + p:
-            raise InvalidObservationError(f"decision.passes[{i}]", f"{name} is not in the hand")
+            raise InvalidObservationError(
+                f"decision.passes[{i}]", "{card} is not in the hand", card=name)
         s.pass_sel[p][i] = card
         s.pass_n[p] = i + 1
     if d.first_build is not None:
@@ -576,7 +583,8 @@ cdef _decision_context(RCState* s, obs, int p):
         if s.loc[card] != LOC_HAND + p and rc_kind_copies(kind) == 2:
             card += 1
         if s.loc[card] != LOC_HAND + p or ph != PH_FIRST_BUILD:
-            raise InvalidObservationError("decision.first_build", f"{d.first_build} is not in the hand")
+            raise InvalidObservationError(
+                "decision.first_build", "{card} is not in the hand", card=d.first_build)
         s.fb_sel[p] = card
     owner = s.cur if ph == PH_EFFECT else p
     for i, (name, city) in enumerate(d.selection):
@@ -585,7 +593,7 @@ cdef _decision_context(RCState* s, obs, int p):
         try:
             colour = parse_colour(city)
         except ValueError as err:
-            raise InvalidObservationError(field, str(err)) from None
+            raise InvalidObservationError(field, wording_of(err)) from None
         card = NO_CARD
         for c in range(rc_kind_copies(kind)):
             cand = rc_kind_first_id(kind) + c
@@ -594,15 +602,16 @@ cdef _decision_context(RCState* s, obs, int p):
                 card = cand
                 break
         if card == NO_CARD or not (ph == PH_CONSTRUCT or (ph == PH_EFFECT and s.effect == EFFECT_ASTROLOGER)):
-            raise InvalidObservationError(field, f"{name} cannot be selected here")
+            raise InvalidObservationError(field, "{card} cannot be selected here", card=name)
         if kind * 6 + colour <= s.con_last[owner]:
             raise InvalidObservationError(field, "selections are listed in canonical order")
         if ph == PH_EFFECT and s.con_n[owner] >= 2:
             raise InvalidObservationError(field, "the Astrologer builds at most two cards")
         if not rc_can_select(s, owner, kind, colour):
             raise InvalidObservationError(
-                field, f"{name} cannot be built in that {city} City: a City takes each value "
-                "once, going up, and a white card needs a coloured partner built with it")
+                field, "{card} cannot be built in that {city} City: a City takes each value once,"
+                " going up, and a white card needs a coloured partner built with it",
+                card=name, city=CITY_COLOURS[colour])
         rc_select_card(s, owner, card, colour)
         if ph == PH_EFFECT:
             s.known[card] = ALL_PLAYERS
@@ -611,7 +620,7 @@ cdef _decision_context(RCState* s, obs, int p):
 def _first_difference(got, want):
     """(field path, message) of the first place where `got` differs from `want`."""
     field = first_difference(got.to_json(), want.to_json()) or "observation"
-    return field, "is inconsistent with the rest: no game reaches it as written"
+    return field, worded("is inconsistent with the rest: no game reaches it as written")
 
 
 def play_random_games(int num_players, int games, seed, rules=None) -> int:

@@ -4,7 +4,7 @@
 // `royal_cities` branch of a regent.v1.Observation in protobuf JSON; the engine, not this
 // page, decides whether it can happen and what is legal. The cards (colour, value, effect,
 // copies) and the rules options come from the service's description of the game.
-import { addCatalogues, seat, t } from "../i18n.js";
+import { addCatalogues, has, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
 import { capital as title, checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
@@ -137,6 +137,93 @@ export const CATALOGUE = {
     "royal_cities.rule.expert_royal_taxes.help": "solo: the expert Royal Taxes (1, 2, then 3 Cities)",
     "royal_cities.rule.regent_scores_revolts": "the Regent scores Revolts",
     "royal_cities.rule.regent_scores_revolts.help": "solo: a Revolt before purchasing gives the Regent its VP, as any other Noble",
+    // Refusals: the engine's templates (engine/errors.py), for a person at the table.
+    "royal_cities.refusal.must be from 0 to {most}": "must be from 0 to {most}",
+    "royal_cities.refusal.no action has id {action}": "no move has number {action}",
+    "royal_cities.refusal.cannot read action '{text}'": "cannot read the move “{text}”",
+    "royal_cities.refusal.unknown card '{text}' (expected colour-value, e.g. yellow-2)": "unknown card “{text}” (write colour-value, e.g. yellow-2)",
+    "royal_cities.refusal.unknown City colour '{text}'": "unknown City colour “{text}”",
+    "royal_cities.refusal.expected 'royal_cities', got '{game}'": "is not a Royal Cities position (“{game}”)",
+    "royal_cities.refusal.must hold six Cities": "must hold six Cities",
+    "royal_cities.refusal.must be a list of card names": "must be a list of cards",
+    "royal_cities.refusal.unknown phase '{text}'": "unknown decision “{text}”",
+    "royal_cities.refusal.unknown value '{text}'": "unknown value “{text}”",
+    "royal_cities.refusal.must be [card, city]": "must be a card and its City",
+    "royal_cities.refusal.every player has purchased, yet the Season's turns go on: the Season ends as soon as its last player purchases, so one player must not have purchased yet": "every player has bought, yet the Season goes on: a Season ends as soon as its last player buys, so one player must not have bought yet",
+    "royal_cities.refusal.the player purchasing now cannot have purchased already this Season": "the player buying now cannot have bought already this Season",
+    "royal_cities.refusal.nobody has purchased yet at this point ({phase}): the marks are cleared at the start of every Season": "nobody has bought yet at this point ({phase}): the marks are cleared at the start of every Season",
+    "royal_cities.refusal.secret choices go in seat order from P1: with {player} choosing, exactly the players before it have chosen": "secret choices go in seat order from P1: while {player} chooses, exactly the players before have chosen",
+    "royal_cities.refusal.every player passes two cards at the start, so each hand holds at least two": "every player passes two cards at the start, so each hand holds at least two",
+    "royal_cities.refusal.{count} drawn cards wait to be placed, but this decision ({phase}) has {expected}": "{count} drawn cards wait to be placed, but this decision ({phase}) has {expected}",
+    "royal_cities.refusal.holds {colours}: a colour shows more than twice only through the first four cards (a card added later whose colour shows twice starts a Revolt), so at most two cards in all go beyond two of a colour": "holds {colours}: a colour shows more than twice only through the first four cards (a card added later whose colour already shows twice starts a Revolt), so at most two cards in all go beyond two of a colour",
+    "royal_cities.refusal.must be a card name": "must be a card",
+    "royal_cities.refusal.{card} appears in more places than the deck has copies of it": "{card} is in more places than the game has copies of it",
+    "royal_cities.refusal.must be a Royal Cities Observation": "must be a Royal Cities position",
+    "royal_cities.refusal.must be 1 to 4": "must be 1 to 4",
+    "royal_cities.refusal.must be a player from 0 to {last}": "must be a player from 0 to {last}",
+    "royal_cities.refusal.must list {count} players": "must list {count} players",
+    "royal_cities.refusal.is given exactly in solo games": "is there in solo games and only there",
+    "royal_cities.refusal.{phase} belongs to the solo mode": "{phase} belongs to the solo game",
+    "royal_cities.refusal.{phase} belongs to games of 2 to 4 players": "{phase} belongs to games of 2 to 4 players",
+    "royal_cities.refusal.is {seasons} with {count} players": "is {seasons} with {count} players",
+    "royal_cities.refusal.must be 1 to {most}": "must be 1 to {most}",
+    "royal_cities.refusal.out of range: {value}": "out of range: {value}",
+    "royal_cities.refusal.must be 0 to {most}": "must be 0 to {most}",
+    "royal_cities.refusal.the game ends after the last Season": "the game ends after the last Season",
+    "royal_cities.refusal.the players' ranks must be 0 to {last}, each once": "the players' ranks must be 0 to {last}, each once",
+    "royal_cities.refusal.holds at most 16 face-up cards": "holds at most 16 face-up cards",
+    "royal_cities.refusal.must match the observer's hand": "must match your hand",
+    "royal_cities.refusal.is for opponents": "is for the other players",
+    "royal_cities.refusal.lists more cards than the hand holds": "lists more cards than the hand holds",
+    "royal_cities.refusal.{card} is not in the observer's hand": "{card} is not in your hand",
+    "royal_cities.refusal.must name the player to move": "must name the player to act",
+    "royal_cities.refusal.at most three cards are drawn": "at most three cards are drawn",
+    "royal_cities.refusal.counts do not add up to 85 cards: {placed} placed, {needed} in hidden places, {left} left to place": "the counts do not add up to 85 cards: {placed} placed, {needed} in hidden places, {left} left to place",
+    "royal_cities.refusal.describes an impossible position": "describes a position no game reaches",
+    "royal_cities.refusal.no legal move can follow this decision": "no move is possible after this decision",
+    "royal_cities.refusal.the draw pile holds only {count} cards": "the draw pile holds only {count} cards",
+    "royal_cities.refusal.{card} is not among the cards the observer cannot see": "{card} is not among the cards you cannot see",
+    "royal_cities.refusal.a City holds at most seven cards": "a City holds at most seven cards",
+    "royal_cities.refusal.{card} cannot stand in the {city} City": "{card} cannot stand in the {city}",
+    "royal_cities.refusal.cards in a City go strictly upwards in value": "the cards of a City go up in value, each higher than the one below",
+    "royal_cities.refusal.must be 0 to 6": "must be 0 to 6",
+    "royal_cities.refusal.must read like 'p1 red'": "must read like “p1 red”",
+    "royal_cities.refusal.must list six Cities": "must list six Cities",
+    "royal_cities.refusal.at most two passes, while passing": "at most two cards passed, while passing",
+    "royal_cities.refusal.{card} is not in the hand": "{card} is not in the hand",
+    "royal_cities.refusal.{card} cannot be selected here": "{card} cannot be chosen here",
+    "royal_cities.refusal.selections are listed in canonical order": "the cards chosen are listed in the game's order",
+    "royal_cities.refusal.the Astrologer builds at most two cards": "the Astrologer builds at most two cards",
+    "royal_cities.refusal.{card} cannot be built in that {city} City: a City takes each value once, going up, and a white card needs a coloured partner built with it": "{card} cannot be built in the {city}: a City takes each value once, going up, and a white card needs a coloured card built with it",
+    "royal_cities.refusal.no card has colour number {number}": "no card has colour number {number}",
+    "royal_cities.refusal.card values go from 0 to 6, not {value}": "card values go from 0 to 6, not {value}",
+    "royal_cities.refusal.must hold six Cities, not {count}": "must hold six Cities, not {count}",
+    "royal_cities.refusal.no City has colour number {number}": "no City has colour number {number}",
+    "royal_cities.refusal.must list six Cities, not {count}": "must list six Cities, not {count}",
+    "royal_cities.refusal.must read like 'p1 red' or 'regent red', not '{text}'": "must read like “p1 red” or “regent red”, not “{text}”",
+    "royal_cities.refusal.no phase has number {number}": "no decision has number {number}",
+    "royal_cities.refusal.must be 'setup' or 'catch_up', not '{text}'": "must be “setup” or “catch_up”, not “{text}”",
+    "royal_cities.refusal.cannot read '{text}': a card and its City, e.g. 'red-2 red'": "cannot read “{text}”: write a card and its City, e.g. “red-2 red”",
+    "royal_cities.refusal.a first build is one card": "a first build is one card",
+    "royal_cities.refusal.holds fewer cards than that": "holds fewer cards than that",
+    "royal_cities.refusal.is inconsistent with the rest: no game reaches it as written": "does not agree with the rest: no game reaches it as written",
+    "royal_cities.refusal.cannot read action '{text}': unknown card '{word}' (expected colour-value, e.g. yellow-2)": "cannot read the move “{text}”: unknown card “{word}” (write colour-value, e.g. yellow-2)",
+    "royal_cities.refusal.cannot read action '{text}': unknown City colour '{word}'": "cannot read the move “{text}”: unknown City colour “{word}”",
+    "royal_cities.refusal.cannot read action '{text}': unknown City owner '{word}' (p0-p3 or regent)": "cannot read the move “{text}”: unknown owner of a City “{word}” (p0 to p3, or regent)",
+    "royal_cities.refusal.the observer has passed {count} cards, but it has made its choice: two": "you have passed {count} cards, but you have made your choice: two",
+    "royal_cities.refusal.the observer has passed {count} cards, but it is choosing: fewer than two": "you have passed {count} cards, but you are choosing: fewer than two",
+    "royal_cities.refusal.the observer has passed {count} cards, but it has not chosen yet: none": "you have passed {count} cards, but you have not chosen yet: none",
+    "royal_cities.refusal.{count} drawn cards wait to be placed, but this decision ({phase}) has {low} to {high}": "{count} drawn cards wait to be placed, but this decision ({phase}) has {low} to {high}",
+    "royal_cities.refusal.Royal Cities is for 1 to 4 players, not {count}": "Royal Cities is for 1 to 4 players, not {count}",
+    "royal_cities.refusal.the draw pile ran out and was reshuffled during this move: set up the position after it by hand": "the draw pile ran out and was reshuffled during this move: set up the position after it by hand",
+    // A colour counted in a refusal ("3 red", paramWords).
+    "royal_cities.count.purple": "{count} purple",
+    "royal_cities.count.yellow": "{count} yellow",
+    "royal_cities.count.pink": "{count} pink",
+    "royal_cities.count.red": "{count} red",
+    "royal_cities.count.blue": "{count} blue",
+    "royal_cities.count.green": "{count} green",
+    "royal_cities.count.white": "{count} white",
   },
   fr: {
     "royal_cities.title": "Cités Royales",
@@ -252,6 +339,93 @@ export const CATALOGUE = {
     "royal_cities.rule.expert_royal_taxes.help": "solo : les Impôts royaux experts (1, 2, puis 3 Cités)",
     "royal_cities.rule.regent_scores_revolts": "le Régent marque aux Révoltes",
     "royal_cities.rule.regent_scores_revolts.help": "solo : une Révolte avant l'achat donne ses PV au Régent, comme à tout autre Noble",
+    // Refusals: the engine's templates (engine/errors.py), for a person at the table.
+    "royal_cities.refusal.must be from 0 to {most}": "doit aller de 0 à {most}",
+    "royal_cities.refusal.no action has id {action}": "aucun coup ne porte le numéro {action}",
+    "royal_cities.refusal.cannot read action '{text}'": "impossible de lire le coup « {text} »",
+    "royal_cities.refusal.unknown card '{text}' (expected colour-value, e.g. yellow-2)": "carte inconnue « {text} » (écrivez couleur-valeur, par exemple yellow-2)",
+    "royal_cities.refusal.unknown City colour '{text}'": "couleur de Cité inconnue : « {text} »",
+    "royal_cities.refusal.expected 'royal_cities', got '{game}'": "n'est pas une position de Cités Royales (« {game} »)",
+    "royal_cities.refusal.must hold six Cities": "doit comporter six Cités",
+    "royal_cities.refusal.must be a list of card names": "doit être une liste de cartes",
+    "royal_cities.refusal.unknown phase '{text}'": "décision inconnue « {text} »",
+    "royal_cities.refusal.unknown value '{text}'": "valeur inconnue « {text} »",
+    "royal_cities.refusal.must be [card, city]": "doit être une carte et sa Cité",
+    "royal_cities.refusal.every player has purchased, yet the Season's turns go on: the Season ends as soon as its last player purchases, so one player must not have purchased yet": "tout le monde a acheté, et pourtant la Saison continue : une Saison s'arrête dès que son dernier joueur achète, donc un joueur au moins n'a pas encore acheté",
+    "royal_cities.refusal.the player purchasing now cannot have purchased already this Season": "le joueur qui achète maintenant ne peut pas avoir déjà acheté cette Saison",
+    "royal_cities.refusal.nobody has purchased yet at this point ({phase}): the marks are cleared at the start of every Season": "personne n'a encore acheté à ce moment-là ({phase}) : les marques s'effacent au début de chaque Saison",
+    "royal_cities.refusal.secret choices go in seat order from P1: with {player} choosing, exactly the players before it have chosen": "les choix secrets se font dans l'ordre des places depuis J1 : pendant que {player} choisit, exactement les joueurs d'avant ont choisi",
+    "royal_cities.refusal.every player passes two cards at the start, so each hand holds at least two": "chaque joueur passe deux cartes au début, donc chaque main en compte au moins deux",
+    "royal_cities.refusal.{count} drawn cards wait to be placed, but this decision ({phase}) has {expected}": "{count} cartes piochées attendent d'être placées, mais cette décision ({phase}) en prévoit {expected}",
+    "royal_cities.refusal.holds {colours}: a colour shows more than twice only through the first four cards (a card added later whose colour shows twice starts a Revolt), so at most two cards in all go beyond two of a colour": "contient {colours} : une couleur ne paraît plus de deux fois que par les quatre premières cartes (une carte ajoutée ensuite dont la couleur paraît déjà deux fois déclenche une Révolte), donc au plus deux cartes en tout dépassent deux d'une couleur",
+    "royal_cities.refusal.must be a card name": "doit être une carte",
+    "royal_cities.refusal.{card} appears in more places than the deck has copies of it": "{card} se trouve à plus d'endroits que le jeu n'en a d'exemplaires",
+    "royal_cities.refusal.must be a Royal Cities Observation": "doit être une position de Cités Royales",
+    "royal_cities.refusal.must be 1 to 4": "doit aller de 1 à 4",
+    "royal_cities.refusal.must be a player from 0 to {last}": "doit être un joueur de 0 à {last}",
+    "royal_cities.refusal.must list {count} players": "doit compter {count} joueurs",
+    "royal_cities.refusal.is given exactly in solo games": "n'existe qu'en partie solo, et toujours en solo",
+    "royal_cities.refusal.{phase} belongs to the solo mode": "{phase} n'existe qu'en partie solo",
+    "royal_cities.refusal.{phase} belongs to games of 2 to 4 players": "{phase} n'existe qu'en partie de 2 à 4 joueurs",
+    "royal_cities.refusal.is {seasons} with {count} players": "vaut {seasons} à {count} joueurs",
+    "royal_cities.refusal.must be 1 to {most}": "doit aller de 1 à {most}",
+    "royal_cities.refusal.out of range: {value}": "hors limites : {value}",
+    "royal_cities.refusal.must be 0 to {most}": "doit aller de 0 à {most}",
+    "royal_cities.refusal.the game ends after the last Season": "la partie se termine après la dernière Saison",
+    "royal_cities.refusal.the players' ranks must be 0 to {last}, each once": "les rangs des joueurs doivent aller de 0 à {last}, chacun une fois",
+    "royal_cities.refusal.holds at most 16 face-up cards": "compte au plus 16 cartes face visible",
+    "royal_cities.refusal.must match the observer's hand": "doit correspondre à votre main",
+    "royal_cities.refusal.is for opponents": "concerne les autres joueurs",
+    "royal_cities.refusal.lists more cards than the hand holds": "compte plus de cartes que la main n'en contient",
+    "royal_cities.refusal.{card} is not in the observer's hand": "{card} n'est pas dans votre main",
+    "royal_cities.refusal.must name the player to move": "doit désigner le joueur qui doit jouer",
+    "royal_cities.refusal.at most three cards are drawn": "on pioche au plus trois cartes",
+    "royal_cities.refusal.counts do not add up to 85 cards: {placed} placed, {needed} in hidden places, {left} left to place": "le compte ne fait pas 85 cartes : {placed} placées, {needed} en lieux cachés, {left} restant à placer",
+    "royal_cities.refusal.describes an impossible position": "décrit une position qu'aucune partie n'atteint",
+    "royal_cities.refusal.no legal move can follow this decision": "aucun coup n'est possible après cette décision",
+    "royal_cities.refusal.the draw pile holds only {count} cards": "la pioche ne contient que {count} cartes",
+    "royal_cities.refusal.{card} is not among the cards the observer cannot see": "{card} ne fait pas partie des cartes que vous ne voyez pas",
+    "royal_cities.refusal.a City holds at most seven cards": "une Cité compte au plus sept cartes",
+    "royal_cities.refusal.{card} cannot stand in the {city} City": "{card} ne peut pas se trouver dans la {city}",
+    "royal_cities.refusal.cards in a City go strictly upwards in value": "les cartes d'une Cité montent en valeur, chacune plus haute que celle du dessous",
+    "royal_cities.refusal.must be 0 to 6": "doit aller de 0 à 6",
+    "royal_cities.refusal.must read like 'p1 red'": "doit s'écrire comme « p1 red »",
+    "royal_cities.refusal.must list six Cities": "doit compter six Cités",
+    "royal_cities.refusal.at most two passes, while passing": "au plus deux cartes passées, pendant le passage",
+    "royal_cities.refusal.{card} is not in the hand": "{card} n'est pas dans la main",
+    "royal_cities.refusal.{card} cannot be selected here": "{card} ne peut pas être choisie ici",
+    "royal_cities.refusal.selections are listed in canonical order": "les cartes choisies sont listées dans l'ordre du jeu",
+    "royal_cities.refusal.the Astrologer builds at most two cards": "l'Astrologue construit au plus deux cartes",
+    "royal_cities.refusal.{card} cannot be built in that {city} City: a City takes each value once, going up, and a white card needs a coloured partner built with it": "{card} ne peut pas être construite dans la {city} : une Cité prend chaque valeur une fois, en montant, et une carte blanche doit être construite avec une carte de couleur",
+    "royal_cities.refusal.no card has colour number {number}": "aucune carte n'a la couleur numéro {number}",
+    "royal_cities.refusal.card values go from 0 to 6, not {value}": "les valeurs des cartes vont de 0 à 6, pas {value}",
+    "royal_cities.refusal.must hold six Cities, not {count}": "doit comporter six Cités, pas {count}",
+    "royal_cities.refusal.no City has colour number {number}": "aucune Cité n'a la couleur numéro {number}",
+    "royal_cities.refusal.must list six Cities, not {count}": "doit compter six Cités, pas {count}",
+    "royal_cities.refusal.must read like 'p1 red' or 'regent red', not '{text}'": "doit s'écrire comme « p1 red » ou « regent red », pas « {text} »",
+    "royal_cities.refusal.no phase has number {number}": "aucune décision ne porte le numéro {number}",
+    "royal_cities.refusal.must be 'setup' or 'catch_up', not '{text}'": "doit valoir « setup » ou « catch_up », pas « {text} »",
+    "royal_cities.refusal.cannot read '{text}': a card and its City, e.g. 'red-2 red'": "impossible de lire « {text} » : écrivez une carte et sa Cité, par exemple « red-2 red »",
+    "royal_cities.refusal.a first build is one card": "une première construction est une seule carte",
+    "royal_cities.refusal.holds fewer cards than that": "contient moins de cartes que cela",
+    "royal_cities.refusal.is inconsistent with the rest: no game reaches it as written": "ne s'accorde pas avec le reste : aucune partie n'y mène telle qu'elle est saisie",
+    "royal_cities.refusal.cannot read action '{text}': unknown card '{word}' (expected colour-value, e.g. yellow-2)": "impossible de lire le coup « {text} » : carte inconnue « {word} » (écrivez couleur-valeur, par exemple yellow-2)",
+    "royal_cities.refusal.cannot read action '{text}': unknown City colour '{word}'": "impossible de lire le coup « {text} » : couleur de Cité inconnue « {word} »",
+    "royal_cities.refusal.cannot read action '{text}': unknown City owner '{word}' (p0-p3 or regent)": "impossible de lire le coup « {text} » : propriétaire de Cité inconnu « {word} » (p0 à p3, ou regent)",
+    "royal_cities.refusal.the observer has passed {count} cards, but it has made its choice: two": "vous avez passé {count} cartes, mais vous avez fait votre choix : deux",
+    "royal_cities.refusal.the observer has passed {count} cards, but it is choosing: fewer than two": "vous avez passé {count} cartes, mais vous êtes en train de choisir : moins de deux",
+    "royal_cities.refusal.the observer has passed {count} cards, but it has not chosen yet: none": "vous avez passé {count} cartes, mais vous n'avez pas encore choisi : aucune",
+    "royal_cities.refusal.{count} drawn cards wait to be placed, but this decision ({phase}) has {low} to {high}": "{count} cartes piochées attendent d'être placées, mais cette décision ({phase}) en prévoit de {low} à {high}",
+    "royal_cities.refusal.Royal Cities is for 1 to 4 players, not {count}": "Cités Royales se joue de 1 à 4 joueurs, pas {count}",
+    "royal_cities.refusal.the draw pile ran out and was reshuffled during this move: set up the position after it by hand": "la pioche s'est vidée et a été remélangée pendant ce coup : saisissez à la main la position qui suit",
+    // A colour counted in a refusal ("3 red", paramWords).
+    "royal_cities.count.purple": "{count} cartes violettes",
+    "royal_cities.count.yellow": "{count} cartes jaunes",
+    "royal_cities.count.pink": "{count} cartes roses",
+    "royal_cities.count.red": "{count} cartes rouges",
+    "royal_cities.count.blue": "{count} cartes bleues",
+    "royal_cities.count.green": "{count} cartes vertes",
+    "royal_cities.count.white": "{count} cartes blanches",
   },
 };
 addCatalogues(CATALOGUE);
@@ -587,6 +761,23 @@ function cardWords(name) {
   return T("card", { colour, Colour: title(colour), value: valueOf(name) });
 }
 
+// A refusal's parameter in words (js/refusal.js): a decision by its name on the page, a City
+// by its colour, the colours a Market shows too often with their counts; undefined for the
+// page's own (seats, cards, moves).
+function paramWords(name, value) {
+  const phase = `royal_cities.phase.${String(value).toUpperCase()}`;
+  if (name === "phase" && has(phase)) return t(phase);
+  if (name === "city" && CITIES.includes(value)) return cityWords(value);
+  if (name === "colours") {
+    // "3 red, 4 blue": each colour shown more than twice, with its count
+    return String(value).split(", ").map((part) => {
+      const [count, colour] = part.split(" ");
+      return has(`royal_cities.count.${colour}`) ? T(`count.${colour}`, { count }) : part;
+    }).join(", ");
+  }
+  return undefined;
+}
+
 // A reason's item in words (js/reasons.js): the score unit, or the colour whose majority
 // the move keeps ("red", "rouge").
 const reasonItem = (kind, item) => (kind === "expects" ? T("vp") : CITIES.includes(item) ? colourWords(item) : item);
@@ -714,6 +905,6 @@ export default function make(info) {
   const cityOf = (name) => (colourOf(name) === WHITE ? CITIES : colourOf(name));
   return {
     blank, renderSetup, describeMove, describeField, revealChoices, cityOf, cardWords, cityWords,
-    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"), describeSlot, rulesWords, reasonItem,
+    dealPlaces: DEAL_PLACES, firstPlayer: () => T("first_player"), describeSlot, rulesWords, reasonItem, paramWords,
   };
 }
