@@ -2,10 +2,11 @@
 first moves of seeded games followed through the page as a person at the table enters them
 (tests/web/test_follow.py's Table), and after every move the picture itself, as drawn, shows
 what the engine's observation for that seat holds: each seat's VP or gold, hand size (your
-cards face up, another's face down), Cities or city, the Market row and the discard pile, the
-Season or the round, the crown and the characters known to be each player's, the draft's
-face-up characters. The picture fits a phone's width, its seats side by side on a laptop;
-a tap on a place of it makes it the place tapped cards go.
+cards face up; of another's, the cards you know it holds face up and the rest face down),
+Cities or city, the Market row and the discard pile, the Season or the round, the crown and
+the characters known to be each player's, the draft's face-up characters. The picture fits a
+phone's width, its seats side by side on a laptop; a tap on a place of it makes it the place
+tapped cards go.
 
 Screenshots: tests/artifacts/web/table-<game>-<viewport>.png.
 """
@@ -46,6 +47,7 @@ PICTURE = """() => {
     score: text(s, 'output[id^="vp-"], output[id^="gold-"]'),
     hand: text(s, 'output[id^="hand-"], output[id^="hand_size-"]'),
     face_down: s.querySelectorAll('.backs .back').length,
+    known: [...s.querySelectorAll('.other-hand .known')].map(n => n.dataset.card).sort(),
     face_up: cards(s.querySelector('[data-zone-box="hand"]')),
     cities: [...s.querySelectorAll('.city')].map(c => [c.dataset.city, cards(c)]),
     city: cards(s.querySelector('[data-zone-box^="city:"]')),
@@ -96,7 +98,8 @@ def _royal_cities(view: dict[str, Any], me: int) -> dict[str, Any]:
         size = player.get("hand_size", 0)
         seats.append({
             "seat": str(q), "score": str(player.get("vp", 0)), "hand": str(size),
-            "face_down": 0 if q == me else min(size, 12),
+            "face_down": 0 if q == me else min(size - len(player.get("hand", [])), 12),
+            "known": [] if q == me else sorted(_card(c) for c in player.get("hand", [])),
             "face_up": sorted(_card(c) for c in player.get("hand", [])) if q == me else None,
             "cities": cities(player), "city": None, "crown": False, "characters": [],
         })  # fmt: skip
@@ -104,6 +107,7 @@ def _royal_cities(view: dict[str, Any], me: int) -> dict[str, Any]:
         regent = view["regent"]
         seats.append({
             "seat": "regent", "score": str(regent.get("vp", 0)), "hand": None, "face_down": 0,
+            "known": [],
             "face_up": None, "cities": cities(regent), "city": None, "crown": False,
             "characters": [],
         })  # fmt: skip
@@ -128,7 +132,8 @@ def _citadels(view: dict[str, Any], me: int) -> dict[str, Any]:
         held = draft.get("picks", []) if q == me else player.get("characters", [])
         seats.append({
             "seat": str(q), "score": str(player.get("gold", 0)), "hand": str(size),
-            "face_down": 0 if q == me else min(size, 12),
+            "face_down": 0 if q == me else min(size - len(player.get("hand", [])), 12),
+            "known": [] if q == me else sorted(_district(d) for d in player.get("hand", [])),
             "face_up": sorted(_district(d) for d in player.get("hand", [])) if q == me else None,
             "cities": [], "city": [_district(d) for d in player.get("city", [])],
             "crown": view.get("crown", 0) == q,

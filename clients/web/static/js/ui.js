@@ -143,6 +143,13 @@ export function faceDown(count) {
   return el("span", { class: "backs", "aria-hidden": "true" }, ...backs);
 }
 
+// Another player's hand as the table shows it to you: the cards you know it holds face up (a
+// card you passed it, one it showed you), the rest face down; `element(name)` draws a card.
+export function otherHand(known, size, element) {
+  const up = known.map((name) => el("span", { class: "known", "data-card": name }, element(name)));
+  return el("span", { class: "other-hand" }, ...up, faceDown(Math.max(0, size - known.length)));
+}
+
 // One player's place at the table: its name and counters, then what lies before it.
 export function seatPanel(id, name, ...parts) {
   return el("section", { class: "seat", "data-seat": id, "aria-label": name }, ...parts);

@@ -7,7 +7,7 @@
 // from the service's description of the game.
 import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
+import { checkbox, inWords, counterRow, deckTiles, el, faceDown, otherHand, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 // The card colour class (the page's palette) of each district colour.
@@ -755,7 +755,7 @@ function renderSetup(root, obs, changed) {
       playerName(obs, q),
       counterRow({ name: playerName(obs, q), id: q, label: T("gold"), view, field: "gold", edit, mine: q === me, handMax: 40 }, crown),
       seatCharacters(obs, q),
-      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : faceDown(view.hand_size),
+      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : otherHand((view.hand || []).map(districtName), view.hand_size || 0, districtElement),
       cardsBox(`city:${q}`, T("city"), view.city, view),
     );
   });

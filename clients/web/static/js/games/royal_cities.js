@@ -6,7 +6,7 @@
 // copies) and the rules options come from the service's description of the game.
 import { addCatalogues, has, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, faceDown, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, otherHand, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 // The colour of the cards that have no City of their own: a white card joins a coloured one.
 const WHITE = "white";
@@ -654,7 +654,7 @@ function renderSetup(root, obs, changed) {
         solo ? null : checkbox(`hero-${q}`, T("hero_up"), view, "hero_up", edit),
         checkbox(`purchased-${q}`, T("bought"), view, "purchased", edit),
       ),
-      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : faceDown(view.hand_size),
+      q === me ? cardsBox("hand", T("zone.hand"), view.hand) : otherHand((view.hand || []).map(cardName), view.hand_size || 0, cardElement),
       cityBox(q),
     ),
   );
