@@ -141,11 +141,17 @@ def format_report(result: common_pb2.SearchReport, observation: advisor_pb2.Obse
         "",
         f"  {'move':<{width}}  {'visits':>7}  {'win %':>6}  {'reward':>6}",
     ]
+    # With show=K the K moves given their share have win chances worth showing; the others'
+    # are by-products of where the search spent its visits (MoveStatistics.estimated).
+    some = any(m.estimated for m in result.moves)
     lines.extend(
-        f"  {m.move.text:<{width}}  {m.visits:>7}  {100 * m.win_chance:>6.1f}  "
+        f"  {m.move.text:<{width}}  {m.visits:>7}  "
+        f"{f'{100 * m.win_chance:.1f}' if m.estimated or not some else '-':>6}  "
         f"{m.mean_reward:>6.3f}"
         for m in result.moves
     )
+    if some and not all(m.estimated for m in result.moves):
+        lines += ["", "  -: too few visits to estimate that move's win chance"]
     me = obs.observer
     if result.steps:
         line = [f"{_who(step.player, me)} {step.move}" for step in result.steps]
