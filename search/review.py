@@ -29,7 +29,7 @@ from typing import Any
 import engine
 from engine.errors import FieldError, wording_of
 from engine.interface import State
-from search.bots import HeuristicBot, advice_config, is_level, own_budget, parse_spec
+from search.bots import Bot, HeuristicBot, advice_config, is_level, own_budget, parse_spec
 from search.games import DEFAULT_BOT, default_bot
 from search.ismcts import CancelToken
 from search.search import SearchConfig, SearchResult, search
@@ -374,12 +374,16 @@ class Reviewer:
         seed = decision_seed(self.config.seed, moment.number, True)
         return engine.state_from_observation(moment.decision.observation, seed=seed)
 
-    def value_after(self, moment: _Moment, action: int, sample: int) -> float | None:
+    def value_after(
+        self, moment: _Moment, action: int, sample: int, reply: Bot | None = None
+    ) -> float | None:
         """The seat's win chance after `action` at `moment` (one of `moments`), in world
         `sample` of the seat's information: the others reply by the game's heuristic (the
-        search's playout policy, on a world dealt for the one replying) up to the seat's next
-        choice, which a search at the deeper budget values (its most visited move's win
-        chance); the result if the game ends first. None once the review is stopped."""
+        search's playout policy, on a world dealt for the one replying; or by `reply`) up to
+        the seat's next choice, which a search at the deeper budget values (its most visited
+        move's win chance); the result if the game ends first. None once the review is
+        stopped."""
+        replier = reply or HeuristicBot()
         seed, number = self.config.seed, moment.number
         world = engine.state_from_observation(
             moment.decision.observation, seed=check_seed(seed, number, "world", sample)
@@ -394,7 +398,7 @@ class Reviewer:
                 world.apply_action(legal[0])
             else:
                 reply_seed = check_seed(seed, number, "reply", sample, action, step)
-                world.apply_action(HeuristicBot().choose(world, reply_seed))
+                world.apply_action(replier.choose(world, reply_seed))
             step += 1
         if world.is_terminal():
             return world.returns()[self.seat]
