@@ -35,6 +35,8 @@ export const CATALOGUE = {
     "royal_cities.card": "{Colour} {value}",
     "royal_cities.card.unknown": "a card",
     "royal_cities.city": "{Colour} City",
+    "royal_cities.city_colour.purple": "purple", "royal_cities.city_colour.yellow": "yellow", "royal_cities.city_colour.pink": "pink",
+    "royal_cities.city_colour.red": "red", "royal_cities.city_colour.blue": "blue", "royal_cities.city_colour.green": "green",
     "royal_cities.vp": "VP",
     "royal_cities.phase.TURN": "Turn: play a card, then buy or add",
     "royal_cities.phase.EFFECT": "Choose a played card's effect target",
@@ -237,6 +239,8 @@ export const CATALOGUE = {
     "royal_cities.card": "{value} {colour}",
     "royal_cities.card.unknown": "une carte",
     "royal_cities.city": "Cité {colour}",
+    "royal_cities.city_colour.purple": "violette", "royal_cities.city_colour.yellow": "jaune", "royal_cities.city_colour.pink": "rose",
+    "royal_cities.city_colour.red": "rouge", "royal_cities.city_colour.blue": "bleue", "royal_cities.city_colour.green": "verte",
     "royal_cities.vp": "PV",
     "royal_cities.phase.TURN": "Tour : jouer une carte, puis acheter ou ajouter",
     "royal_cities.phase.EFFECT": "Choisir la cible de l'effet de la carte jouée",
@@ -455,7 +459,8 @@ function playerName(obs, q) {
 }
 
 const colourWords = (colour) => T(`colour.${colour}`);
-const cityWords = (colour) => T("city", { colour: colourWords(colour), Colour: title(colourWords(colour)) });
+// A City's name: its colour agrees with it (la Cité bleue, as the French rulebook writes).
+const cityWords = (colour) => T("city", { colour: T(`city_colour.${colour}`), Colour: title(T(`city_colour.${colour}`)) });
 
 function cardElement(name, extra = "") {
   const [colour, value] = [colourOf(name), valueOf(name)];
