@@ -187,7 +187,7 @@ export const CATALOGUE = {
     "royal_cities.refusal.{card} is not among the cards the observer cannot see": "{card} is not among the cards you cannot see",
     "royal_cities.refusal.a City holds at most seven cards": "a City holds at most seven cards",
     "royal_cities.refusal.{card} cannot stand in the {city} City": "{card} cannot stand in the {city}",
-    "royal_cities.refusal.cards in a City go strictly upwards in value": "the cards of a City go up in value, each higher than the one below",
+    "royal_cities.refusal.cards in a City go strictly upwards in value": "cards in a City go strictly upwards in value",
     "royal_cities.refusal.must be 0 to 6": "must be 0 to 6",
     "royal_cities.refusal.must read like 'p1 red'": "must read like “p1 red”",
     "royal_cities.refusal.must list six Cities": "must list six Cities",
