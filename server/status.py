@@ -38,39 +38,39 @@ class Rejected(Exception):
 def invalid_argument(field: str, reason: str | Wording, **params: object) -> grpc.Status:
     """INVALID_ARGUMENT naming the bad field, readable as a message and as details;
     `reason` is a template with {name} `params` (or a wording)."""
-    return _with_field(code_pb2.INVALID_ARGUMENT, field, worded(reason, **params))
+    return _with_field(code_pb2.INVALID_ARGUMENT, field, reason, params)
 
 
 def resource_exhausted(field: str, reason: str | Wording, **params: object) -> grpc.Status:
-    return _with_field(code_pb2.RESOURCE_EXHAUSTED, field, worded(reason, **params))
+    return _with_field(code_pb2.RESOURCE_EXHAUSTED, field, reason, params)
 
 
 def failed_precondition(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.FAILED_PRECONDITION, worded(message, **params))
+    return _plain(code_pb2.FAILED_PRECONDITION, message, params)
 
 
 def not_found(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.NOT_FOUND, worded(message, **params))
+    return _plain(code_pb2.NOT_FOUND, message, params)
 
 
 def unauthenticated(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.UNAUTHENTICATED, worded(message, **params))
+    return _plain(code_pb2.UNAUTHENTICATED, message, params)
 
 
 def permission_denied(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.PERMISSION_DENIED, worded(message, **params))
+    return _plain(code_pb2.PERMISSION_DENIED, message, params)
 
 
 def deadline_exceeded(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.DEADLINE_EXCEEDED, worded(message, **params))
+    return _plain(code_pb2.DEADLINE_EXCEEDED, message, params)
 
 
 def unavailable(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.UNAVAILABLE, worded(message, **params))
+    return _plain(code_pb2.UNAVAILABLE, message, params)
 
 
 def internal(message: str | Wording, **params: object) -> grpc.Status:
-    return _plain(code_pb2.INTERNAL, worded(message, **params))
+    return _plain(code_pb2.INTERNAL, message, params)
 
 
 #: The longest message or detail a status carries: what a client sent is quoted
@@ -86,20 +86,24 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
 REFUSED = "REFUSED"
 
 
-def _plain(code: int, message: Wording) -> grpc.Status:
-    status = status_pb2.Status(code=code, message=clip(str(message)))
-    status.details.add().Pack(_info(message))
+def _plain(code: int, message: str | Wording, params: dict[str, object]) -> grpc.Status:
+    wording = worded(message, **params)
+    status = status_pb2.Status(code=code, message=clip(str(wording)))
+    status.details.add().Pack(_info(wording))
     return rpc_status.to_status(status)
 
 
-def _with_field(code: int, field: str, reason: Wording) -> grpc.Status:
-    field, text = clip(field, 200), clip(str(reason))
+def _with_field(
+    code: int, field: str, reason: str | Wording, params: dict[str, object]
+) -> grpc.Status:
+    wording = worded(reason, **params)
+    field, text = clip(field, 200), clip(str(wording))
     details = error_details_pb2.BadRequest(
         field_violations=[Violation(field=field, description=text)]
     )
     status = status_pb2.Status(code=code, message=f"{field}: {text}")
     status.details.add().Pack(details)
-    status.details.add().Pack(_info(reason))
+    status.details.add().Pack(_info(wording))
     return rpc_status.to_status(status)
 
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import makeCitadels from "../static/js/games/citadels.js";
 import makeRoyalCities from "../static/js/games/royal_cities.js";
-import { language, setLanguage } from "../static/js/i18n.js";
+import { inLanguage } from "./language.js";
 import { beliefTable, lineWords, reasonWords } from "../static/js/reasons.js";
 
 const card = (name, copies, attributes) => ({ name, copies, attributes });
@@ -27,15 +27,6 @@ const CITADELS = withDefaults(makeCitadels({ cards: [card("castle", 4, { colour:
 const rcPosition = { players: [{}, {}], decision: { phase: "ROYAL_CITIES_PHASE_TURN" } };
 const citadelsPosition = { observer: 2, players: [{}, {}, {}, {}] };
 
-function inLanguage(lang, check) {
-  const was = language();
-  try {
-    setLanguage(lang);
-    check();
-  } finally {
-    setLanguage(was);
-  }
-}
 
 test("the line: each step's player and move, up to where no world follows it", () => {
   const steps = [{ move: "buy red-2" }, { player: 1, move: "(hidden)", hidden: true }, { move: "add" }, { player: -1, move: "add" }];

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import makeRoyalCities from "../static/js/games/royal_cities.js";
-import { language, setLanguage } from "../static/js/i18n.js";
+import { inLanguage } from "./language.js";
 import { paramWords, refusalKey, refusalWords } from "../static/js/refusal.js";
 
 const card = (name, copies, attributes) => ({ name, copies, attributes });
@@ -15,15 +15,6 @@ const GAME = {
 };
 const POSITION = { observer: 0, players: [{}, {}], decision: { phase: "ROYAL_CITIES_PHASE_TURN", player: 0 } };
 
-function inLanguage(lang, body) {
-  const was = language();
-  try {
-    setLanguage(lang);
-    body();
-  } finally {
-    setLanguage(was);
-  }
-}
 
 test("a template in English and French, its seat counted from 1", () => {
   const wording = { template: "{player} cannot make this move now", params: { player: "2" } };

@@ -2,7 +2,8 @@
 // and its parameters (engine/errors.py, beside the English text); the catalogues translate
 // the template (key "refusal.<template>", or a game's own "<game>.refusal.<template>") and
 // the page words each parameter: a seat as P1..Pn, a card by the game's names, a move as
-// the page words moves, a game by its title, anything else as the game's paramWords says, else as it came.
+// the page words moves, a game by its title, anything else as the game's paramWords says,
+// else as it came.
 import { has, seat, t } from "./i18n.js";
 
 const SEAT = /^\d+$/;
