@@ -276,9 +276,7 @@ def _moments(decisions: Sequence[Decision], config: ReviewConfig) -> list[_Momen
         except engine.InvalidObservationError as err:
             raise ReviewError(f"{where}.observation.{err.field}", err.wording) from None
         if state.is_terminal() or state.current_player != seat:
-            raise ReviewError(
-                f"{where}.observation", "{player} is not the player to act", player=seat
-            )
+            raise ReviewError(f"{where}.observation", "the observer is not the player to act")
         try:
             action = state.string_to_action(decision.move)
         except ValueError as err:

@@ -32,7 +32,7 @@ from typing import Any
 import engine
 from convert import observation_to_proto
 from convert.adapter import CannotApply, TableRules, seat_words
-from engine.errors import IllegalMoveError, InvalidObservationError, worded, wording_of
+from engine.errors import IllegalMoveError, InvalidObservationError, Wording, worded, wording_of
 from engine.interface import HIDDEN, UNSEEN
 from regent.v1 import advisor_pb2, common_pb2
 from server.apply import draw_positions, draw_slots, position_of, stack_pile, state_for
@@ -153,6 +153,16 @@ class _Answers:
         return response
 
 
+def _not_to_act(acting: int, player: int, obs: Any) -> Wording:
+    """Why `player` cannot move now that `acting` is to act, naming the observer "you" (a
+    template of its own, so that a translation agrees with it)."""
+    if acting == obs.observer:
+        return worded("you are to act, not {player}", player=player)
+    if player == obs.observer:
+        return worded("{acting_player} is to act, not you", acting_player=acting)
+    return worded("{acting_player} is to act, not {player}", acting_player=acting, player=player)
+
+
 def apply_observed_move(
     observation: advisor_pb2.Observation,
     player: int,
@@ -163,14 +173,7 @@ def apply_observed_move(
     every slot; until then the slots so far, the last one open. Raises Rejected."""
     game, obs, rules, state = position_of(observation)
     if player != state.current_player:
-        raise Rejected(
-            invalid_argument(
-                "player",
-                "{acting_player} is to act, not {player}",
-                acting_player=state.current_player,
-                player=player,
-            )
-        )
+        raise Rejected(invalid_argument("player", _not_to_act(state.current_player, player, obs)))
     answers = _Answers(revealed, game, rules.parse, obs.observer)
     observed, world_obs = _move(obs, state, player, move, answers, rules)
     if observed is None:
@@ -199,7 +202,13 @@ def apply_observed_move(
         why = rules.why_not(obs, player, state.action_to_string(observed)) if observed >= 0 else ""
         raise Rejected(
             invalid_argument(
-                field, why or worded("{player} cannot make this move now", player=player)
+                field,
+                why
+                or (
+                    worded("you cannot make this move now")
+                    if player == obs.observer
+                    else worded("{player} cannot make this move now", player=player)
+                ),
             )
         )
     return _reveal(world_obs, game, play, answers, rules)
@@ -244,7 +253,12 @@ def _move(
         raise Rejected(
             invalid_argument(
                 "revealed[0]",
-                why or worded("{player} cannot {move} now", player=player, move=written),
+                why
+                or (
+                    worded("you cannot {move} now", move=written)
+                    if player == obs.observer
+                    else worded("{player} cannot {move} now", player=player, move=written)
+                ),
             )
         )
     return _action(state, lambda: written, "move.text", obs.observer), cards[card]
