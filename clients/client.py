@@ -1,5 +1,6 @@
 """A small synchronous client of the Regent service: one method per call, proto messages in
-and out, and a `RegentError` (code, message, blamed fields) instead of a raw `grpc.RpcError`.
+and out, and a `RegentError` (code, message, blamed fields, wording) instead of a raw
+`grpc.RpcError`.
 
     with RegentClient("127.0.0.1:50051") as client:
         advice = client.recommend(state.observation(0), iterations=2000)
@@ -18,6 +19,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from engine.errors import WORDING_DOMAIN, Wording
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 
 #: An engine observation of any game (its `game` names it); engine observations are
@@ -67,7 +69,9 @@ class FieldViolation:
 
 
 class RegentError(Exception):
-    """A failed call: its gRPC status code, the server's message, and the fields it blamed.
+    """A failed call: its gRPC status code, the server's message, the fields it blamed, and
+    the refusal's `wording` (its English template and parameters, for a front end to word
+    in its own language; None when the server sent none, as for gRPC's own errors).
     It reads `CODE: message`, the code once: a message that only restates the code (gRPC's
     own "Deadline Exceeded") or is empty is left out."""
 
@@ -76,17 +80,20 @@ class RegentError(Exception):
         code: grpc.StatusCode,
         message: str,
         field_violations: Sequence[FieldViolation] = (),
+        wording: Wording | None = None,
     ) -> None:
         restated = message.strip().replace(" ", "_").upper() in ("", code.name)
         super().__init__(code.name if restated else f"{code.name}: {message}")
         self.code = code
         self.message = message
         self.field_violations = tuple(field_violations)
+        self.wording = wording
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Rebuilt from its arguments when unpickled, so that it crosses a process boundary
         whole (a tournament worker's error sent to its parent; see engine.errors)."""
-        return type(self), (self.code, self.message, self.field_violations), self.__dict__
+        args = (self.code, self.message, self.field_violations, self.wording)
+        return type(self), args, self.__dict__
 
     @classmethod
     def from_rpc(cls, error: grpc.RpcError) -> RegentError:
@@ -98,6 +105,7 @@ class RegentError(Exception):
         except ValueError:  # trailers that contradict the status line: keep the status line
             status = None
         violations: list[FieldViolation] = []
+        wording: Wording | None = None
         for detail in status.details if status is not None else ():
             if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
                 bad_request = error_details_pb2.BadRequest()
@@ -105,7 +113,13 @@ class RegentError(Exception):
                 violations.extend(
                     FieldViolation(v.field, v.description) for v in bad_request.field_violations
                 )
-        return cls(error.code(), error.details() or "", violations)
+            elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                if info.domain == WORDING_DOMAIN and "template" in info.metadata:
+                    params = {k: v for k, v in info.metadata.items() if k != "template"}
+                    wording = Wording(info.metadata["template"], params)
+        return cls(error.code(), error.details() or "", violations, wording)
 
 
 class Stream(Generic[T]):

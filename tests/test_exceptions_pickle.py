@@ -25,9 +25,11 @@ PACKAGES = sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.
 
 def _client_error() -> BaseException:
     from clients.client import FieldViolation, RegentError
+    from engine.errors import Wording
 
     violations = [FieldViolation("budget", "all 4 search slots are busy")]
-    return RegentError(grpc.StatusCode.RESOURCE_EXHAUSTED, "budget: busy", violations)
+    wording = Wording("all {slots} search slots are busy", {"slots": "4"})
+    return RegentError(grpc.StatusCode.RESOURCE_EXHAUSTED, "budget: busy", violations, wording)
 
 
 def _rejected() -> BaseException:

@@ -18,6 +18,7 @@ import pytest
 import engine
 from clients.client import RegentClient, RegentError, seat_spec
 from convert import observation_to_proto
+from engine.errors import Wording
 from engine.interface import State
 from regent.v1 import common_pb2, matches_pb2
 from search.games import default_bot
@@ -179,10 +180,11 @@ def test_errors_name_the_bad_fields(client: RegentClient) -> None:
     assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
     assert [v.field for v in caught.value.field_violations] == ["budget.iterations"]
     assert str(caught.value) == "INVALID_ARGUMENT: budget.iterations: cannot be negative"
+    assert caught.value.wording == Wording("cannot be negative")
     copy = pickle.loads(pickle.dumps(caught.value))  # as a tournament worker sends it back
-    assert (copy.code, copy.message, copy.field_violations, str(copy)) == (
+    assert (copy.code, copy.message, copy.field_violations, copy.wording, str(copy)) == (
         caught.value.code, caught.value.message, caught.value.field_violations,
-        str(caught.value),
+        caught.value.wording, str(caught.value),
     )  # fmt: skip
 
     message.royal_cities.market[0].value = 9
@@ -195,6 +197,9 @@ def test_errors_name_the_bad_fields(client: RegentClient) -> None:
     with pytest.raises(RegentError) as caught:
         client.recommend(bystander, iterations=ITERATIONS)
     assert caught.value.field_violations[0].field == "observation.royal_cities.observer"
+    wording = caught.value.wording  # the template and its parameters, to word in any language
+    assert wording is not None and "{" in wording.template and wording.params
+    assert str(wording) in caught.value.message
     with pytest.raises(RegentError) as caught:
         client.recommend(state.observation(state.current_player), bot="random")
     assert caught.value.field_violations[0].field == "bot"
@@ -207,6 +212,7 @@ def test_an_error_names_its_status_once(client: RegentClient) -> None:
         list(client.watch(created.match_id, created.tokens[0].token, timeout=0.3))
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert str(caught.value) == "DEADLINE_EXCEEDED"
+    assert caught.value.wording is None  # gRPC's own status: no wording of ours
     assert str(RegentError(grpc.StatusCode.INTERNAL, "")) == "INTERNAL"
 
 
