@@ -4,7 +4,9 @@ Every refusal carries its `wording`: an English template with {name} parameters 
 values, so that a front end can word it in its own language (the hint page's catalogues
 hold a translation of every template, keyed by the template, as gettext keys by msgid).
 A parameter named `player` or ending in `_player` is a 0-based seat, which the English
-text and the page both show as P1..Pn, the numbering a person at the table uses.
+text and the page both show as P1..Pn, the numbering a person at the table uses. One named
+`reason` is itself a template, filled from the same parameters: a refusal that adds to
+another's ("level:3's seconds: {reason}") keeps both worded.
 
 Python pickles an exception as its class and `args` (what it passed to `Exception`), and
 unpickling calls the class with them: an exception whose constructor takes other arguments
@@ -28,6 +30,10 @@ def is_player_param(name: str) -> bool:
     return name == "player" or name.endswith("_player")
 
 
+#: The parameter that holds an inner template, worded from the same parameters.
+REASON_PARAM = "reason"
+
+
 @dataclass(frozen=True)
 class Wording:
     """A text for a person, as a template and its parameters (each kept as a string)."""
@@ -36,14 +42,19 @@ class Wording:
     params: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
+        return self._fill(self.template, inner=True)
+
+    def _fill(self, template: str, *, inner: bool) -> str:
         def fill(match: re.Match[str]) -> str:
             name = match.group(1)
             if name not in self.params:
                 return match.group(0)
             value = self.params[name]
+            if name == REASON_PARAM:  # the inner template; within it, left as it is
+                return self._fill(value, inner=False) if inner else match.group(0)
             return f"P{int(value) + 1}" if is_player_param(name) and value.isdigit() else value
 
-        return _PLACEHOLDER.sub(fill, self.template)
+        return _PLACEHOLDER.sub(fill, template)
 
 
 def worded(template: str | Wording, **params: object) -> Wording:
@@ -51,6 +62,12 @@ def worded(template: str | Wording, **params: object) -> Wording:
     if isinstance(template, Wording):
         return template
     return Wording(template, {name: str(value) for name, value in params.items()})
+
+
+def around(template: str, inner: Wording, **params: object) -> Wording:
+    """`template`, whose `{reason}` is the `inner` wording (its parameters kept beside)."""
+    own = {name: str(value) for name, value in params.items()}
+    return Wording(template, {**inner.params, REASON_PARAM: inner.template, **own})
 
 
 def wording_of(error: BaseException) -> Wording:

@@ -136,7 +136,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         try:
             check_tree(self.limits, config.max_nodes)
         except BudgetError as err:
-            raise Rejected(resource_exhausted("bot", wording_of(err))) from None
+            raise Rejected(err.status("bot", "{part} {reason}", part=err.field)) from None
         return state, config, stop_by
 
     async def Recommend(self, request, context):

@@ -54,11 +54,11 @@ class Watchers:
         """A new watcher of `match`; RESOURCE_EXHAUSTED past a cap."""
         watching = self._by_match.get(match.id, set())
         if len(watching) >= self.per_match:
-            reason = f"this match has its limit of {self.per_match} watchers; retry later"
-            raise Rejected(resource_exhausted("match_id", reason))
+            reason = "this match has its limit of {count} watchers; retry later"
+            raise Rejected(resource_exhausted("match_id", reason, count=self.per_match))
         if self.count >= self.total:
-            reason = f"the server has its limit of {self.total} watchers; retry later"
-            raise Rejected(resource_exhausted("match_id", reason))
+            reason = "the server has its limit of {count} watchers; retry later"
+            raise Rejected(resource_exhausted("match_id", reason, count=self.total))
         watcher = Watcher(match, self.backlog)
         self._by_match.setdefault(match.id, watching).add(watcher)
         self.count += 1

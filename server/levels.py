@@ -13,7 +13,7 @@ from engine.errors import wording_of
 from regent.v1 import common_pb2
 from search.bots import BudgetClashError, budget_from_spec
 from server.limits import BudgetError, ServerLimits, effective_budget
-from server.status import Rejected, invalid_argument, resource_exhausted
+from server.status import Rejected, invalid_argument
 
 
 def bot_budget(
@@ -58,10 +58,10 @@ def bot_budget(
         )
     except BudgetError as err:
         part = err.field.removeprefix("budget.")
-        make = invalid_argument if err.negative else resource_exhausted
         if part in own:
-            raise Rejected(make("bot", f"{spec.strip()}'s {part}: {err.reason}")) from None
-        raise Rejected(make(f"{field}.{part}", err.reason)) from None
+            refused = err.status("bot", "{spec}'s {part}: {reason}", spec=spec.strip(), part=part)
+            raise Rejected(refused) from None
+        raise Rejected(err.status(f"{field}.{part}")) from None
 
 
 __all__ = ["bot_budget"]

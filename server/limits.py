@@ -7,7 +7,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import grpc
+
 import search.games
+from engine.errors import Wording, around, worded
+from server.status import invalid_argument, resource_exhausted
 
 #: The shortest search worth starting: a call whose deadline leaves less is refused.
 MIN_SEARCH_SECONDS = 0.001
@@ -105,18 +109,29 @@ class ServerLimits:
 
 class BudgetError(Exception):
     """A budget the server will not run: `negative` ones are invalid arguments,
-    the others exceed a limit."""
+    the others exceed a limit. `wording` says why, for the field `field`."""
 
-    def __init__(self, field: str, reason: str, *, negative: bool) -> None:
-        super().__init__(f"{field}: {reason}")
+    def __init__(
+        self, field: str, reason: str | Wording, *, negative: bool, **params: object
+    ) -> None:
+        self.wording = worded(reason, **params)
+        super().__init__(f"{field}: {self.wording}")
         self.field = field
-        self.reason = reason
         self.negative = negative
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Rebuilt from its arguments when unpickled (see engine.errors)."""
         rebuild = functools.partial(type(self), negative=self.negative)
-        return rebuild, (self.field, self.reason), self.__dict__
+        return rebuild, (self.field, self.wording), self.__dict__
+
+    def status(self, field: str, reason: str | None = None, **params: object) -> grpc.Status:
+        """The status refusing it under `field`: INVALID_ARGUMENT for a negative budget,
+        else RESOURCE_EXHAUSTED; its wording, or `reason` with `params` whose `{reason}`
+        is its wording."""
+        make = invalid_argument if self.negative else resource_exhausted
+        return make(
+            field, self.wording if reason is None else around(reason, self.wording, **params)
+        )
 
 
 def check_tree(limits: ServerLimits, max_nodes: int) -> None:
@@ -124,8 +139,10 @@ def check_tree(limits: ServerLimits, max_nodes: int) -> None:
     if max_nodes > limits.max_nodes:
         raise BudgetError(
             "max_nodes",
-            f"{max_nodes} exceeds the server's limit of {limits.max_nodes}",
+            "{value} exceeds the server's limit of {limit}",
             negative=False,
+            value=max_nodes,
+            limit=limits.max_nodes,
         )
 
 
@@ -146,20 +163,26 @@ def effective_budget(
     if iterations > limits.max_iterations:
         raise BudgetError(
             "budget.iterations",
-            f"{iterations} exceeds the server's limit of {limits.max_iterations}",
+            "{value} exceeds the server's limit of {limit}",
             negative=False,
+            value=iterations,
+            limit=limits.max_iterations,
         )
     if seconds > limits.max_seconds:
         raise BudgetError(
             "budget.seconds",
-            f"{seconds:g} exceeds the server's limit of {limits.max_seconds:g} s",
+            "{value} exceeds the server's limit of {limit} s",
             negative=False,
+            value=f"{seconds:g}",
+            limit=f"{limits.max_seconds:g}",
         )
     if threads > limits.max_threads:
         raise BudgetError(
             "budget.threads",
-            f"{threads} exceeds the server's limit of {limits.max_threads}",
+            "{value} exceeds the server's limit of {limit}",
             negative=False,
+            value=threads,
+            limit=limits.max_threads,
         )
     if iterations == 0 and seconds == 0:
         iterations = limits.default_iterations

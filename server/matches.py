@@ -107,7 +107,7 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
             served = sorted(game_number(spec.name) for spec in served_games())
             raise Rejected(
                 invalid_argument(
-                    "game", "must be " + " or ".join(map(common_pb2.Game.Name, served))
+                    "game", "must be {games}", games=" or ".join(map(common_pb2.Game.Name, served))
                 )
             )
         counts = engine.game(game).player_counts
@@ -124,8 +124,8 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
                 raise Rejected(invalid_argument(f"seats[{i}]", "set human_name or bot"))
             if kind == "bot":
                 if len(seat.bot) > MAX_BOT_SPEC:
-                    reason = f"at most {MAX_BOT_SPEC} characters"
-                    raise Rejected(invalid_argument(f"seats[{i}].bot", reason))
+                    reason = "at most {count} characters"
+                    raise Rejected(invalid_argument(f"seats[{i}].bot", reason, count=MAX_BOT_SPEC))
                 bots[i] = self._bot(seat.bot, f"seats[{i}].bot", game, len(request.seats))
                 seats.append(f"bot:{seat.bot}")
             elif len(seat.human_name) > MAX_NAME:
@@ -172,17 +172,16 @@ class Matches(Hosting, matches_pb2_grpc.MatchServiceServicer):
                 )
                 check_tree(self.limits, config.max_nodes)
             except BudgetError as err:
-                make = invalid_argument if err.negative else resource_exhausted
-                reason = f"{err.field.removeprefix('budget.')} {err.reason}"
-                raise Rejected(make(field, reason)) from None
+                part = err.field.removeprefix("budget.")
+                raise Rejected(err.status(field, "{part} {reason}", part=part)) from None
         return bot
 
     async def GetView(self, request, context):
         match, seat = await self._seat(request.match_id, request.token)
         at = request.at_move if request.HasField("at_move") else None
         if at is not None and at > len(match.events):
-            reason = f"the match has {len(match.events)} moves, not {at}"
-            raise Rejected(invalid_argument("at_move", reason))
+            reason = "the match has {count} moves, not {at}"
+            raise Rejected(invalid_argument("at_move", reason, count=len(match.events), at=at))
         return seat_view(match, seat, at)
 
     async def Play(self, request, context):

@@ -25,6 +25,6 @@ def action_of(state: State, move: common_pb2.Move, field: str = "move") -> int:
         action = by_text
     if action not in state.legal_actions():
         where = f"{field}.text" if move.text else f"{field}.id"
-        reason = f"not a legal move now (decision: {state.phase})"
-        raise Rejected(invalid_argument(where, reason))
+        reason = "not a legal move now (decision: {decision})"
+        raise Rejected(invalid_argument(where, reason, decision=state.phase))
     return action

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import grpc
 
+from engine.errors import Wording, worded
 from server import metrics
 from server.limits import ServerLimits
 from server.status import Rejected, resource_exhausted, unauthenticated
@@ -178,8 +179,8 @@ class Quotas:
                 self._forget_idle()
             bucket = self._buckets[caller.identity] = _Bucket(rate)
         if not bucket.take():
-            reason = f"{caller} may start {rate:g} searches a second; wait and retry"
-            raise _exhausted("searches_per_second", reason)
+            reason = "{caller} may start {rate} searches a second; wait and retry"
+            raise _exhausted("searches_per_second", worded(reason, caller=caller, rate=f"{rate:g}"))
 
     def _forget_idle(self) -> None:
         for identity, bucket in list(self._buckets.items()):
@@ -194,17 +195,17 @@ def check_matches(limits: ServerLimits, caller: Caller, counts: Mapping[str, int
     database's live matches: `all`, the caller's (`own`) and the anonymous callers'
     (`anonymous`), as Store.live_counts gives them."""
     if counts["all"] >= limits.max_matches:
-        full = f"the server hosts its limit of {limits.max_matches} live matches"
-        raise _refused("max_matches", resource_exhausted("matches", full))
+        full = "the server hosts its limit of {count} live matches"
+        raise _refused("max_matches", resource_exhausted("matches", full, count=limits.max_matches))
     if caller.matches is not None and counts["own"] >= caller.matches:
-        reason = f"{caller} has its quota of {caller.matches} live matches; finish one first"
-        raise _exhausted("matches", reason)
+        reason = "{caller} has its quota of {count} live matches; finish one first"
+        raise _exhausted("matches", worded(reason, caller=caller, count=caller.matches))
     if caller.anonymous and counts["anonymous"] >= limits.max_anonymous_matches:
         reason = (
-            f"callers without an API key have their {limits.max_anonymous_matches} live "
+            "callers without an API key have their {count} live "
             "matches together; finish one first, or use an API key"
         )
-        raise _exhausted("anonymous_matches", reason)
+        raise _exhausted("anonymous_matches", worded(reason, count=limits.max_anonymous_matches))
 
 
 def _refused(quota: str, status: grpc.Status) -> Rejected:
@@ -213,6 +214,6 @@ def _refused(quota: str, status: grpc.Status) -> Rejected:
     return Rejected(status)
 
 
-def _exhausted(quota: str, reason: str) -> Rejected:
+def _exhausted(quota: str, reason: Wording) -> Rejected:
     """RESOURCE_EXHAUSTED naming the quota (`quota.NAME`), counted in the metrics."""
     return _refused(quota, resource_exhausted(f"quota.{quota}", reason))

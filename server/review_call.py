@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import engine
 from convert import observation_from_proto, observation_to_proto, observer_of
-from engine.errors import InvalidObservationError, wording_of
+from engine.errors import InvalidObservationError, around, worded, wording_of
 from regent.v1 import advisor_pb2, common_pb2
 from search.bots import SEARCH_BOTS, resolve
 from search.ismcts import check_config
@@ -52,11 +52,11 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]
     if count == 0:
         raise Rejected(invalid_argument("observations", "is required: one per decision"))
     if count > MAX_DECISIONS:
-        reason = f"at most {MAX_DECISIONS} decisions, not {count}"
-        raise Rejected(invalid_argument("observations", reason))
+        reason = "at most {most} decisions, not {count}"
+        raise Rejected(invalid_argument("observations", reason, most=MAX_DECISIONS, count=count))
     if moves != count:
-        reason = f"one move per observation: {count} observations, {moves} moves"
-        raise Rejected(invalid_argument("moves", reason))
+        reason = "one move per observation: {count} observations, {moves} moves"
+        raise Rejected(invalid_argument("moves", reason, count=count, moves=moves))
     seat = None
     players = 0
     first = None
@@ -78,15 +78,18 @@ def _decisions(request: advisor_pb2.ReviewRequest) -> tuple[list[Decision], int]
         players = players or state.num_players
         first = first or (game, players)
         if (game, state.num_players) != first:
-            reason = f"is of {game} at {state.num_players} players, not {first[0]} at {players}"
-            raise Rejected(invalid_argument(f"observations[{i}]", reason))
-        if observer != seat or state.current_player != observer:
-            reason = (
-                f"is seat {observer}'s, not seat {seat}'s"
-                if observer != seat
-                else f"seat {observer} is not the player to act"
+            reason = "is of {game} at {count} players, not {first_game} at {first_count}"
+            refused = worded(
+                reason, game=game, count=state.num_players, first_game=first[0], first_count=players
             )
-            raise Rejected(invalid_argument(f"observations[{i}].{game}.observer", reason))
+            raise Rejected(invalid_argument(f"observations[{i}]", refused))
+        if observer != seat or state.current_player != observer:
+            refused = (
+                worded("is {player}'s, not {first_player}'s", player=observer, first_player=seat)
+                if observer != seat
+                else worded("{player} is not the player to act", player=observer)
+            )
+            raise Rejected(invalid_argument(f"observations[{i}].{game}.observer", refused))
         action = action_of(state, move, f"moves[{i}]")
         decisions.append(Decision(observation, state.action_to_string(action)))
     return decisions, players
@@ -134,14 +137,14 @@ def _config(
         for deep in (False, True):
             search = config.search_config(1, deep)
     except (ValueError, TypeError) as err:
-        reason = str(err)
+        reason = wording_of(err)
         if config.bot.partition(":")[0] not in SEARCH_BOTS:
-            reason = f"a review needs a search bot: {reason}"
+            reason = around("a review needs a search bot: {reason}", reason)
         raise Rejected(invalid_argument("bot", reason)) from None
     try:
         check_tree(limits, search.max_nodes)
     except BudgetError as err:
-        raise Rejected(resource_exhausted("bot", wording_of(err))) from None
+        raise Rejected(err.status("bot", "{part} {reason}", part=err.field)) from None
     return config
 
 
@@ -161,18 +164,37 @@ def _check_total(config: ReviewConfig, decisions: int, limits: ServerLimits) -> 
     the first looks and every search of the checks (see `search.review.planned_work`); the
     field is `budget` when the first looks alone are over it, else `deep_budget`."""
     iterations, seconds = planned_work(config, decisions)
-    checks = f"{min(config.mistakes, decisions)} checked"
-    for total, limit, part, words in (
-        (iterations, limits.max_review_iterations, "iterations", "{:,} iterations"),
-        (seconds, limits.max_review_seconds, "seconds", "{:g} s"),
-    ):
-        if total > limit:
-            field = "budget" if decisions * getattr(config, part) > limit else "deep_budget"
-            reason = (
-                f"{decisions} decisions ({checks}) at these budgets take {words.format(total)}; "
-                f"the server's limit for a review is {words.format(limit)}"
+    counts = {"count": decisions, "checked": min(config.mistakes, decisions)}
+    if iterations > limits.max_review_iterations:
+        refused = worded(
+            "{count} decisions ({checked} checked) at these budgets take {total} iterations; "
+            "the server's limit for a review is {limit} iterations",
+            total=f"{iterations:,}",
+            limit=f"{limits.max_review_iterations:,}",
+            **counts,
+        )
+        field = _over(config, decisions, "iterations", limits.max_review_iterations)
+        raise Rejected(resource_exhausted(field, refused))
+    if seconds > limits.max_review_seconds:
+        refused = worded(
+            "{count} decisions ({checked} checked) at these budgets take {total} s; "
+            "the server's limit for a review is {limit} s",
+            total=f"{seconds:g}",
+            limit=f"{limits.max_review_seconds:g}",
+            **counts,
+        )
+        raise Rejected(
+            resource_exhausted(
+                _over(config, decisions, "seconds", limits.max_review_seconds), refused
             )
-            raise Rejected(resource_exhausted(f"{field}.{part}", reason))
+        )
+
+
+def _over(config: ReviewConfig, decisions: int, part: str, limit: float) -> str:
+    """The field of a review's budget part over the limit: `budget.<part>` when the first
+    looks alone are over it, else `deep_budget.<part>`."""
+    field = "budget" if decisions * getattr(config, part) > limit else "deep_budget"
+    return f"{field}.{part}"
 
 
 async def run_review(

@@ -48,7 +48,7 @@ from google.rpc import error_details_pb2, status_pb2
 from clients.web import guard
 from clients.web.deal import BadDeal, deal
 from clients.web.guard import Access, Refused, WebOptions
-from engine.errors import WORDING_DOMAIN, Wording
+from engine.errors import WORDING_DOMAIN, Wording, worded
 from engine.resources import package_folder
 from regent.v1 import advisor_pb2, advisor_pb2_grpc
 
@@ -191,11 +191,13 @@ async def read_json(request: web.Request, timeout: float) -> dict[str, Any]:
     except asyncio.TimeoutError:
         message = f"the body did not arrive within {timeout:g} s"
         raise Refused(408, "REQUEST_TIMEOUT", message, headers={"Connection": "close"}) from None
-    too_deep = BadBody("body", f"nests arrays and objects deeper than {MAX_DEPTH} levels")
+    too_deep = BadBody(
+        "body", worded("nests arrays and objects deeper than {levels} levels", levels=MAX_DEPTH)
+    )
     try:
         data = json.loads(body.decode())
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise BadBody("body", f"is not JSON: {err}") from None
+        raise BadBody("body", worded("is not JSON: {detail}", detail=err)) from None
     except RecursionError:
         raise too_deep from None
     if not isinstance(data, dict):

@@ -116,6 +116,11 @@ def test_a_specs_budget_is_held_to_the_servers_limits(
     assert err.code() == code
     assert violated_fields(err) == ["bot"]
     assert words in str(err.details())
+    wording = RegentError.from_rpc(err).wording  # both refusals kept worded, for the page
+    assert wording is not None and str(wording) in err.details()
+    if code == Code.RESOURCE_EXHAUSTED:
+        assert wording.template == "{spec}'s {part}: {reason}"
+        assert wording.params["reason"].startswith("{value} exceeds the server's limit")
 
 
 def test_the_servers_default_spec_gives_way_to_the_requests_budget() -> None:

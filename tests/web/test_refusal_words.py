@@ -4,8 +4,9 @@ The engine, the converters and the service refuse with a template and its parame
 (engine.errors.Wording); the page words a template from its catalogues, key
 `refusal.<template>` (the generic ones in js/i18n, a game's in its module's CATALOGUE as
 `<game>.refusal.<template>`). This test reads the templates off the sources (the reason
-argument of every refusal constructor) and checks that none is an f-string, whose text the
-catalogues could not hold, and that each has its catalogue entry."""
+argument of every refusal constructor, or the string a name passed as one is assigned in
+its file) and checks that none is an f-string, whose text the catalogues could not hold,
+and that each has its catalogue entry."""
 
 from __future__ import annotations
 
@@ -26,13 +27,16 @@ WEB = ROOT / "clients" / "web"
 #: The constructors that take a reason, and the position of that reason among their
 #: arguments: a field comes first for FieldError's kind and the service's field statuses.
 REASON_AT = {
-    **dict.fromkeys(("FieldError", "InvalidObservationError", "ReviewError", "BadDeal"), 1),
-    **dict.fromkeys(("invalid_argument", "resource_exhausted"), 1),
+    **dict.fromkeys(
+        ("FieldError", "InvalidObservationError", "ReviewError", "BadDeal", "BadBody"), 1
+    ),
+    **dict.fromkeys(("invalid_argument", "resource_exhausted", "BudgetError", "status"), 1),
     **dict.fromkeys(
         (
             "WordedError",
             "IllegalMoveError",
             "worded",
+            "around",
             "failed_precondition",
             "not_found",
             "unauthenticated",
@@ -55,6 +59,7 @@ GENERIC = [
     "convert/adapter.py",
     "search/review.py",
     "clients/web/deal.py",
+    "clients/web/gateway.py",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "server").glob("*.py")),
 ]
 
@@ -90,9 +95,28 @@ def _arguments(tokens: list[tokenize.TokenInfo], start: int) -> list[list[tokeni
     return [a for a in args if a]
 
 
+def _strings_assigned(source: str) -> dict[str, list[ast.expr]]:
+    """The string values (literal or f-string) each plain name is assigned in `source`."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(ast.parse(source)):
+        value = getattr(node, "value", None)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        if isinstance(value, ast.JoinedStr) or (
+            isinstance(value, ast.Constant) and isinstance(value.value, str)
+        ):
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(value)
+    return found
+
+
 def templates_in(path: Path) -> tuple[list[str], list[str]]:
     """(templates, f-string reasons) of the refusals raised in `path`."""
-    tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text()).readline))
+    source = path.read_text()
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    assigned = _strings_assigned(source) if path.suffix == ".py" else {}
     templates, fstrings = [], []
     for i, tok in enumerate(tokens[:-1]):
         at = REASON_AT.get(tok.string) if tok.type == tokenize.NAME else None
@@ -102,11 +126,18 @@ def templates_in(path: Path) -> tuple[list[str], list[str]]:
         if i and tokens[i - 1].string in ("def", "class"):
             continue
         args = _arguments(tokens, i + 1)
+        where = f"{path.relative_to(ROOT)}:{tok.start[0]}"
+        if len(args) > at and len(args[at]) == 1 and args[at][0].string in assigned:
+            for value in assigned[args[at][0].string]:  # a reason named, assigned in the file
+                if isinstance(value, ast.JoinedStr):
+                    fstrings.append(where)
+                else:
+                    templates.append(value.value)
+            continue
         if len(args) <= at or any(t.type != tokenize.STRING for t in args[at]):
             continue  # a wording made elsewhere, passed on
         if "=" in {t.string for t in args[at]}:
             continue
-        where = f"{path.relative_to(ROOT)}:{tok.start[0]}"
         if any(t.string.lstrip("rRbB").lower().startswith("f") for t in args[at]):
             fstrings.append(where)
         else:

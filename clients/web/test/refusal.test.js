@@ -37,3 +37,12 @@ test("an unknown template, or none, is not worded", () => {
   assert.equal(refusalWords({ template: "no such template", params: {} }, GAME, POSITION), null);
   assert.equal(refusalWords(null, GAME, POSITION), null);
 });
+
+test("a refusal around another words both, from the same parameters", () => {
+  const wording = {
+    template: "{spec}'s {part}: {reason}",
+    params: { spec: "level:3", part: "seconds", reason: "{value} exceeds the server's limit of {limit} s", value: "90", limit: "60" },
+  };
+  inLanguage("en", () => assert.equal(refusalWords(wording), "seconds of level:3: 90 s is more than this server allows (60 s)"));
+  inLanguage("fr", () => assert.equal(refusalWords(wording), "seconds de level:3 : 90 s dépasse ce que ce serveur permet (60 s)"));
+});

@@ -7,6 +7,8 @@
 import { has, seat, t } from "./i18n.js";
 
 const SEAT = /^\d+$/;
+// The parameter that holds an inner template (engine/errors.py's REASON_PARAM).
+const REASON = "reason";
 
 // One parameter in words: `game` is the page's game module, `position` the observation the
 // refused request was about (null when there is none).
@@ -29,11 +31,16 @@ export function refusalKey(template, game = null) {
 
 // The words of a refusal's wording ({template, params}), or null when it has none or the
 // catalogues do not know its template (the page then shows the service's English text).
-export function refusalWords(wording, game = null, position = null) {
+// A `reason` parameter is itself a template, worded from the same parameters.
+export function refusalWords(wording, game = null, position = null, inner = true) {
   if (!wording || !wording.template) return null;
   const key = refusalKey(wording.template, game);
   if (!key) return null;
+  const params = wording.params || {};
   const words = {};
-  for (const [name, value] of Object.entries(wording.params || {})) words[name] = paramWords(name, String(value), game, position);
+  for (const [name, value] of Object.entries(params)) {
+    if (name !== REASON) words[name] = paramWords(name, String(value), game, position);
+    else if (inner) words[name] = refusalWords({ template: String(value), params }, game, position, false) ?? String(value);
+  }
   return t(key, words);
 }
