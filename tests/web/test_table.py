@@ -202,3 +202,43 @@ def test_the_table_drawn_is_the_engines_observation(
     assert page.eval_on_selector_all("#log li", "li => li.length") == table.steps, "no edit"
     context.close()
     assert not table.errors, table.errors
+
+
+@pytest.mark.parametrize(("game", "players"), [("royal_cities", 2), ("citadels", 4)])
+def test_on_a_wide_laptop_the_cards_stay_beside_the_table(
+    browser, web: GatewayThread, artifacts: Path, game: str, players: int
+) -> None:
+    """At 1400 px and more the cards to tap sit between the table and the Hint panel, in
+    view (most of them) while half the screen or more shows the table; on a narrower laptop
+    they follow the table."""
+    context, page, _ = open_at_deal(browser, web, game, players, 3, 0, "laptop")
+
+    def box(selector: str) -> dict[str, float]:
+        found = page.locator(selector).bounding_box()
+        assert found, selector
+        return found
+
+    table, picker = box("#setup .table"), box("#setup > .picker")
+    assert picker["y"] >= table["y"] + table["height"]  # 1280 px: below the table
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.wait_for_timeout(100)
+    end = page.evaluate(
+        "document.querySelector('#setup .table').getBoundingClientRect().bottom + scrollY"
+    )
+    for y in range(0, int(end), 200):
+        page.evaluate("y => window.scrollTo(0, y)", y)
+        table, picker, hint = box("#setup .table"), box("#setup > .picker"), box("#hint-panel")
+        assert (
+            table["x"] + table["width"] <= picker["x"] <= picker["x"] + picker["width"] <= hint["x"]
+        )
+        height = page.viewport_size["height"]
+        if table["y"] + table["height"] > height / 2:  # half the screen or more shows the table
+            seen = min(picker["y"] + picker["height"], height) - max(picker["y"], 0)
+            assert seen >= 0.8 * picker["height"], (y, table, picker)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / f"table-{game}-wide.png"), full_page=True)
+    tops = page.eval_on_selector_all(
+        "#setup .seat", "ss => ss.map(s => Math.round(s.getBoundingClientRect().top))"
+    )
+    assert tops[0] == tops[1], tops
+    context.close()

@@ -155,6 +155,12 @@ export function seatPanel(id, name, ...parts) {
   return el("section", { class: "seat", "data-seat": id, "aria-label": name }, ...parts);
 }
 
+// The cards to tap (a heading, a line of help, where they go, the deck): one block, which a
+// wide screen keeps beside the table, in view as the table scrolls (css/app.css).
+export function picker(...children) {
+  return el("div", { class: "picker" }, ...children.filter(Boolean));
+}
+
 // Where the deck's tapped cards go now, in words, above the deck.
 export function targetLine(where) {
   return el("p", { class: "target", id: "target", "aria-live": "polite" }, t("setup.target", { where }));

@@ -7,7 +7,7 @@
 // from the service's description of the game.
 import { addCatalogues, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { checkbox, inWords, counterRow, deckTiles, el, faceDown, otherHand, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
+import { checkbox, inWords, counterRow, deckTiles, el, faceDown, otherHand, picker, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 const CHARACTERS = ["assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"];
 // The card colour class (the page's palette) of each district colour.
@@ -784,10 +784,12 @@ function renderSetup(root, obs, changed) {
     general,
     rulesEditor(RULES, obs.rules, edit, rulesWords),
     el("div", { class: "table", role: "group", "aria-label": t("setup.table") }, middle, el("div", { class: "seats" }, ...seats)),
-    el("h2", {}, T("heading.districts")),
-    el("p", { class: "muted" }, T("districts_help")),
-    targetLine(ui.zone === "hand" ? T("zone.hand") : ui.zone === "drawn" ? T("zone.drawn") : T("zone.city", { who: playerName(obs, Number(ui.zone.split(":")[1])) })),
-    tiles,
+    picker(
+      el("h2", {}, T("heading.districts")),
+      el("p", { class: "muted" }, T("districts_help")),
+      targetLine(ui.zone === "hand" ? T("zone.hand") : ui.zone === "drawn" ? T("zone.drawn") : T("zone.city", { who: playerName(obs, Number(ui.zone.split(":")[1])) })),
+      tiles,
+    ),
     el("h2", {}, T("heading.characters")),
     characterEditor(obs, edit),
     el("h2", {}, T("heading.pending")),

@@ -6,7 +6,7 @@
 // copies) and the rules options come from the service's description of the game.
 import { addCatalogues, has, seat, t } from "../i18n.js";
 import { CardTable, defaultRules } from "../table.js";
-import { capital as title, checkbox, inWords, counterRow, deckTiles, el, otherHand, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
+import { capital as title, checkbox, inWords, counterRow, deckTiles, el, otherHand, picker, placedCard, replaceKeepingFocus, revealChoices as choices, rulesEditor, seatPanel, stepper, targetLine, zoneBox } from "../ui.js";
 
 // The colour of the cards that have no City of their own: a white card joins a coloured one.
 const WHITE = "white";
@@ -702,11 +702,7 @@ function renderSetup(root, obs, changed) {
     general,
     rulesEditor(RULES, obs.rules, edit, rulesWords),
     el("div", { class: "table", role: "group", "aria-label": t("setup.table") }, middle, el("div", { class: "seats" }, ...seats)),
-    el("h2", {}, T("cards")),
-    el("p", { class: "muted" }, T("cards_help")),
-    targetLine(zoneWords(obs, ui.zone)),
-    chooser,
-    tiles,
+    picker(el("h2", {}, T("cards")), el("p", { class: "muted" }, T("cards_help")), targetLine(zoneWords(obs, ui.zone)), chooser, tiles),
     el("h2", {}, T("pending")),
     decisionEditor(obs, edit),
   ];
