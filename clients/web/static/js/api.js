@@ -58,20 +58,26 @@ async function failure(response) {
   return new ApiError(response.status, "HTTP_ERROR", `the page's server answered ${response.status}`, [], words);
 }
 
-async function post(path, body) {
+// POST `body` as JSON; the response when it is ok, null when `signal` aborted the call,
+// ApiError otherwise (the gateway's refusal, or no server to reach).
+async function send(path, body, signal = undefined) {
   let response;
   try {
     response = await fetch(path, {
       method: "POST",
       headers: headers({ "Content-Type": "application/json" }),
       body: JSON.stringify(body),
+      signal,
     });
   } catch (err) {
+    if (err.name === "AbortError") return null;
     throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`, [], t("api.offline"));
   }
   if (!response.ok) throw await failure(response);
-  return response.json();
+  return response;
 }
+
+const post = async (path, body) => (await send(path, body)).json();
 
 export async function listGames() {
   const response = await fetch("/api/games", { headers: headers() });
@@ -99,19 +105,8 @@ export const applyObservedMove = (observation, player, text, revealed) =>
 // POST `body` to a streaming route and call onLine(line) for every JSON line of the answer;
 // `signal` (an AbortSignal) stops it: the gateway cancels the call when the browser hangs up.
 async function streamLines(path, body, onLine, signal) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      headers: headers({ "Content-Type": "application/json" }),
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (err) {
-    if (err.name === "AbortError") return;
-    throw new ApiError(0, "OFFLINE", `cannot reach the page's server: ${err.message}`, [], t("api.offline"));
-  }
-  if (!response.ok) throw await failure(response);
+  const response = await send(path, body, signal);
+  if (response === null) return;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffered = "";
