@@ -568,6 +568,11 @@ cdef _place_decision(CTState* s, obs):
     if s.phase == PH_PICK or s.phase == PH_DISCARD:
         ct_draft_step(s, s.step, &pl, &slot, &disc)
         if pl != s.cur or disc != (s.phase == PH_DISCARD):
+            if pl == obs.observer:  # the observer is "you", so that a translation agrees
+                if disc:
+                    raise InvalidObservationError(
+                        "decision", "draft step {step} is your discard", step=s.step)
+                raise InvalidObservationError("decision", "draft step {step} is your pick", step=s.step)
             if disc:
                 raise InvalidObservationError(
                     "decision", "draft step {step} is a discard by {player}", step=s.step, player=pl)

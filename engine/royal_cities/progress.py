@@ -114,6 +114,12 @@ def _check_secret_order(obs: Observation) -> None:
         return
     assert d.player is not None, "the builder refuses a decision without its player"
     for q, view in enumerate(obs.players):
+        if view.committed != (q < d.player) and d.player == obs.observer:
+            raise InvalidObservationError(  # "you", so that a translation agrees
+                f"players[{q}].committed",
+                "secret choices go in seat order from P1: while you choose, exactly the"
+                " players before you have chosen",
+            )
         if view.committed != (q < d.player):
             raise InvalidObservationError(
                 f"players[{q}].committed",

@@ -162,11 +162,18 @@ def test_a_parse_error_keeps_its_template_under_the_field():
     assert err.value.reason == "unknown district 'castle-in-the-air'"
 
 
-def test_a_seat_in_a_refusal_is_counted_from_1():
+def test_a_seat_in_a_refusal_is_counted_from_1_and_the_observer_is_you():
     state = engine.new_game("citadels", 4, seed=5)
-    data = state.observation(state.current_player).to_json()
-    data["decision"]["player"] = (state.current_player + 1) % 4
+    picker = state.current_player
+    data = state.observation((picker + 2) % 4).to_json()
+    data["decision"]["player"] = (picker + 1) % 4
     with pytest.raises(InvalidObservationError) as err:
         state_from_observation(data)
     assert err.value.wording.template == "draft step {step} is a pick by {player}"
-    assert err.value.reason == f"draft step 0 is a pick by P{state.current_player + 1}"
+    assert err.value.reason == f"draft step 0 is a pick by P{picker + 1}"
+    data = state.observation(picker).to_json()  # the picker's own view: its own pick
+    data["decision"]["player"] = (picker + 1) % 4
+    with pytest.raises(InvalidObservationError) as err:
+        state_from_observation(data)
+    assert err.value.wording.template == "draft step {step} is your pick"
+    assert err.value.reason == "draft step 0 is your pick"

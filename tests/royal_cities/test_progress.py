@@ -271,6 +271,19 @@ def test_secret_choices_out_of_seat_order_are_refused() -> None:
     assert refused_field(passing(player=1)) == "players[0].committed"
 
 
+def test_out_of_order_while_the_observer_chooses_names_it_you() -> None:
+    """The refusal says "you" for the observer (a translation then agrees), P1..Pn for others."""
+    data = passing()
+    data["players"][0]["committed"] = True
+    with pytest.raises(InvalidObservationError) as err:
+        engine.state_from_observation(data)
+    assert err.value.field == "players[0].committed"
+    assert "while you choose" in err.value.reason
+    with pytest.raises(InvalidObservationError) as err:
+        engine.state_from_observation(passing(player=1))
+    assert "with P2 choosing" in err.value.reason
+
+
 def test_the_observers_passes_must_fit_its_turn_to_choose() -> None:
     engine.state_from_observation(passing(passes=["red-1"]))
     assert refused_field(passing(passes=["red-1", "red-2"])) == "decision.passes"
