@@ -21,6 +21,7 @@ from google.protobuf import json_format
 import engine
 from convert import observation_from_proto, observation_to_proto
 from regent.v1 import advisor_pb2
+from server.apply_observed import HIDDEN_TEXT as SECRET_CHOICE
 from server.apply_observed import apply_observed_move
 from server.status import Rejected
 from tests.follow_table import follow_game
@@ -117,7 +118,12 @@ class Table:
         page = self.page
         self.settled(self.log_length())
         theirs = request.player != self.seat
-        if theirs:
+        taps = 1
+        if theirs and request.move.text == SECRET_CHOICE and request.revealed:
+            # The last chooser's secret choice: the page asks what the table shows at once.
+            page.wait_for_selector("#reveal:not(.hidden)", timeout=30_000)
+            taps = 0
+        elif theirs:
             page.click(f'#follow-moves [data-observed="{request.move.text}"]', timeout=30_000)
         else:
             page.wait_for_selector(
@@ -126,7 +132,6 @@ class Table:
             page.select_option("#other-moves", request.move.text)
             assert page.input_value("#other-moves") == request.move.text
             page.click("#played-other")
-        taps = 1
         for i, answer in enumerate(request.revealed):
             asked = "#reveal:not(.hidden)" if i == 0 else f"#reveal >> text=(card {i + 1})"
             page.wait_for_selector(asked, timeout=30_000)  # this slot, not the one before

@@ -43,6 +43,7 @@ let search = null; // the AbortController of the running Analyze
 let checking = 0; // the latest legal-moves request; older answers are ignored
 let checkTimer = null;
 let renders = 0; // positions drawn so far: #legal's data-rendered, and data-checked once asked
+let lookedAt = null; // the position whose lone secret choice was looked at (askSecretAtOnce)
 // What the last reset or step taken back replaced, to put back until a new step is entered:
 // {state: snapshot, forgot: the review forgot its decisions past `kept` steps, review: the
 // game the review had before an Open game replaced it}.
@@ -108,6 +109,7 @@ function replacePosition(observation, gameId, log = [], dealt = null) {
   state.log = log;
   state.game = gameId;
   state.observation = observation;
+  lookedAt = null; // a position taken back and come to again is asked again
   state.deal = dealt;
   save();
   clearAdvice();
@@ -422,6 +424,23 @@ function showFollow(answer) {
   const who = seat(answer.player);
   $("follow-title").textContent = t("follow.title", { who });
   $("follow-moves").replaceChildren(...moveButtons(moves, who, (text) => game().describeMove(text, position()), (text) => iPlayed(text)));
+  askSecretAtOnce(moves);
+}
+
+// Another player's secret choice that ends a round of them (the last chooser's) shows what
+// the table reveals: its question is asked at once, so that what the table shows is all
+// there is to tap. Once a position; Cancel leaves the move's button, which asks it again.
+// A secret choice that shows nothing waits for its tap: the page enters no step by itself.
+async function askSecretAtOnce(moves) {
+  if (moves.length !== 1 || moves[0].text !== SECRET_CHOICE || asking || lookedAt === state.observation) return;
+  const observation = (lookedAt = state.observation);
+  let answer;
+  try {
+    answer = await applyObservedMove(observation, game().toAct(position()), SECRET_CHOICE, []);
+  } catch {
+    return; // the move's button is still there, and tapping it says what went wrong
+  }
+  if (state.observation === observation && !asking && !answer.complete) askReveal(SECRET_CHOICE, [], answer.reveals[0]);
 }
 
 function renderLog() {
