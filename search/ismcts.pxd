@@ -10,7 +10,7 @@ cpdef enum Mode:
 cpdef enum Selection:
     SEL_UCB = 0      # the most promising move by UCB
     SEL_SMOOTH = 1   # Smooth UCT: UCB's move, or one drawn from the node's average strategy
-    SEL_REGRET = 2   # regret matching with exploration (the average strategy is the visit shares)
+    SEL_REGRET = 2   # regret matching with exploration, and its average strategy
 
 cdef enum:
     MAX_DEPTH = 1024
@@ -26,7 +26,7 @@ cdef struct Node:
     int32_t label                 # the action as the tree's owner observed it
     float win                     # the root player's game result alone
     float regret                  # SEL_REGRET: the acting player's regret for not having chosen this move
-    float strategy                # SEL_REGRET: this move's weight in its chooser's average strategy
+    float strategy                # SEL_SMOOTH, SEL_REGRET: this move's weight in its chooser's average strategy
     float reward[MAX_GAME_PLAYERS]
 
 cdef struct SearchParams:

@@ -8,7 +8,7 @@
 # a reward per player and each player maximizes its own (UCB with availability
 # counts), or plays Smooth UCT (Heinrich & Silver 2015): UCB's move, or with a
 # probability that grows with the node's visits a move drawn from the node's
-# average strategy (its children's visit shares), whose play approaches an
+# average strategy (the shares of UCB's choices there), whose play approaches an
 # equilibrium where UCB's does not, or regret matching (Lisý et al. 2013 and 2014): a move
 # drawn in proportion to its positive regret, mixed with uniform exploration, the regrets
 # estimated from the rewards by importance sampling, whose average strategy approaches an
@@ -37,9 +37,10 @@ cdef enum:
     CLOCK_EVERY = 8
 
 # Smooth UCT's schedule (Heinrich & Silver 2015): at a node of n visits, UCB chooses with
-# probability max(GAMMA, ETA / (1 + D * sqrt(n))), the average strategy otherwise. Their
-# ETA and GAMMA; D ten times theirs (0.001), which was the best of 0.001-0.1 on the test
-# games' exploitability at 50,000 iterations (bench/exploitability.py).
+# probability max(GAMMA, ETA / (1 + D * sqrt(n))), the average strategy (the shares of
+# UCB's choices there) otherwise. Their ETA and GAMMA; D ten times theirs (0.001), which was
+# the best of 0.001-0.05 on Leduc's exploitability at 50,000 iterations
+# (bench/exploitability.py); GAMMA changes nothing there.
 cdef double SMOOTH_ETA = 0.9
 cdef double SMOOTH_GAMMA = 0.1
 cdef double SMOOTH_D = 0.01
@@ -392,18 +393,18 @@ cdef inline bint smooth_average(Worker* w, int32_t node) noexcept nogil:
     return (rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) >= eta
 
 
-cdef int32_t average_child(Worker* w, const int16_t* buf, int n, int64_t total) noexcept nogil:
+cdef int32_t average_child(Worker* w, const int16_t* buf, int n, double total) noexcept nogil:
     """A child of the node `index_children` indexed, among the moves `buf[:n]`, drawn in
-    proportion to its visits (`total` of them in all)."""
-    cdef int64_t pick = <int64_t>((rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) * total)
+    proportion to its average strategy weight (`total` in all)."""
+    cdef double pick = (rng_next(w.rng) >> 11) * (1.0 / 9007199254740992.0) * total
     cdef int32_t child, last = NO_NODE
     cdef int i
     for i in range(n):
         child = child_of(w, buf[i])
-        if child == NO_NODE or w.nodes[child].visits == 0:
+        if child == NO_NODE or w.nodes[child].strategy <= 0:
             continue
         last = child
-        pick -= w.nodes[child].visits
+        pick -= w.nodes[child].strategy
         if pick < 0:
             return child
     return last
@@ -572,7 +573,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int32_t child, best_child, node
     cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p, forced = -1
     cdef int64_t total
-    cdef double best, value
+    cdef double best, value, weights
     cdef bint active[MAX_WORLDS]
     cdef bint expanded = False, capped = False, truncated = False
     cdef int64_t steps = 0, horizon
@@ -639,6 +640,7 @@ cdef void iterate(Worker* w) noexcept nogil:
         best = -1e300
         best_child = NO_NODE
         total = 0
+        weights = 0.0
         for i in range(n):
             child = child_of(w, buf[i])
             if child == NO_NODE:
@@ -646,6 +648,7 @@ cdef void iterate(Worker* w) noexcept nogil:
             w.nodes[child].avail += 1
             if a < 0 and not regret:
                 total += w.nodes[child].visits
+                weights += w.nodes[child].strategy
                 value = ucb(w, child, j)
                 if value > best:
                     best = value
@@ -659,8 +662,13 @@ cdef void iterate(Worker* w) noexcept nogil:
             if best_child != NO_NODE:
                 choices += 1
         if a < 0:
-            if w.params.selection == SEL_SMOOTH and total > 0 and smooth_average(w, node):
-                best_child = average_child(w, buf, n, total)
+            if w.params.selection == SEL_SMOOTH and total > 0:
+                # The average strategy counts UCB's choices alone (fictitious play averages
+                # best replies): counting its own draws too only slows it down.
+                if weights > 0 and smooth_average(w, node):
+                    best_child = average_child(w, buf, n, weights)
+                elif best_child != NO_NODE:
+                    w.nodes[best_child].strategy += 1
             if best_child == NO_NODE:
                 break
             a = w.nodes[best_child].label
@@ -1191,3 +1199,4 @@ def playout_results(CState state, int playouts, double epsilon, seed) -> tuple:
     variances = [max(0.0, (squares[p] - playouts * means[p] ** 2) / (playouts - 1)) / playouts
                  for p in range(players)]
     return means, variances
+

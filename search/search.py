@@ -13,10 +13,10 @@ ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode
 #: How a player's move is chosen at a node of the tree: "ucb", the most promising by UCB (the
 #: play converges to a pure strategy); "smooth", Smooth UCT (Heinrich & Silver 2015): UCB's
 #: move or, more and more often as the node's visits grow (from 10% to 90%), one drawn from the
-#: node's average strategy, its moves' visit shares, which is the search's policy; "regret",
-#: regret matching (Lisý et al. 2013): a move drawn in proportion to its positive regret mixed
-#: with `gamma` of uniform exploration, whose visit shares (the average strategy) are the
-#: policy. Both play the policy at the root and approach an equilibrium with `whole_game`.
+#: node's average strategy, the shares of UCB's choices there, which is the search's policy;
+#: "regret", regret matching (Lisý et al. 2013): a move drawn in proportion to its positive
+#: regret mixed with `gamma` of uniform exploration, whose average strategy is the policy.
+#: Both play the policy at the root and approach an equilibrium with `whole_game`.
 SELECTIONS = {
     "ucb": Selection.SEL_UCB,
     "smooth": Selection.SEL_SMOOTH,
@@ -341,14 +341,14 @@ def _mean(entry: _Entry) -> float:
 
 def _weights(entries: list[_Entry], config: SearchConfig) -> list[float]:
     """The weights the move to play is drawn with, for moves by root statistics (most visited
-    first): for "smooth" the visits; for "regret" its average strategy (the C loop's weights);
-    uniform for both before any. For "ucb" the first alone at temperature 0 (or before any
+    first): for "smooth" and "regret" the average strategy (the C loop's weights), uniform
+    before any. For "ucb" the first alone at temperature 0 (or before any
     visit), else visits^(1/temperature) relative to the first's."""
     visits = [entry[0] for entry in entries]
-    if config.selection == "regret" and any(entry[4] for entry in entries):
-        return [entry[4] for entry in entries]
     if config.selection != "ucb":
-        return [float(v) for v in visits] if visits[0] else [1.0] * len(visits)
+        if any(entry[4] for entry in entries):
+            return [entry[4] for entry in entries]
+        return [1.0] * len(visits)
     if config.temperature == 0 or visits[0] == 0:
         return [1.0] + [0.0] * (len(visits) - 1)
     top = math.log(visits[0])

@@ -6,7 +6,7 @@ MO-ISMCTS plays as it does on Kuhn poker: a pure strategy of the game in which t
 the root player's card, exploitable by about 1 chip a hand from 1,000 to 100,000 iterations.
 Smooth UCT over the whole game (`selection="smooth"`, `whole_game=1`) starts worse than
 uniform play (its average strategy at a thousand iterations is mostly exploration) and falls
-below it as the budget grows: 0.95 at 10,000, 0.37 at 50,000 and 0.32 at 100,000 iterations.
+below it as the budget grows: 0.31 at 50,000 and 0.25 at 100,000 iterations.
 Regret matching over the whole game (`selection="regret"`) falls likewise, more slowly: about
 0.58 at 50,000 iterations.
 """
@@ -82,11 +82,11 @@ def test_regret_matching_over_the_whole_game_falls_with_the_budget() -> None:
 
 @pytest.mark.slow
 def test_at_50000_iterations_smooth_uct_is_far_less_exploitable_than_mo_ismcts() -> None:
-    """The issue's goal was a third of MO-ISMCTS's; Smooth UCT comes to 0.37 of it."""
+    """The issue's goal: a third of MO-ISMCTS's; Smooth UCT comes to 0.31 of it."""
     mo, smooth = exploitability("mo-ismcts", 50000), exploitability("smooth whole", 50000)
     print(f"\n50,000 iterations: MO-ISMCTS {mo:.4f}, Smooth UCT over the whole game {smooth:.4f}")
     assert mo > 0.9
-    assert smooth < 0.4 * mo
+    assert smooth <= mo / 3
     regret = exploitability("regret whole", 50000)
     print(f"regret matching over the whole game {regret:.4f}")
     assert regret < 0.7 * mo

@@ -371,14 +371,16 @@ def test_smooth_uct_over_the_whole_game_approaches_an_equilibrium() -> None:
 
 
 def test_the_smooth_search_plays_its_average_strategy() -> None:
-    """The policy is the root moves' visit shares, the move is drawn from it by the seed; the
-    UCB search's policy is its one move."""
+    """The policy is the shares of UCB's choices at the root (not the visit shares, which hold
+    the average strategy's own draws too), the move is drawn from it by the seed; the UCB
+    search's policy is its one move."""
     state = position((0, "J", ()), "Q")
     drawn = Counter()
     for seed in range(40):
         result = search(state, smooth_config(2000, seed))
         visits = sum(m.visits for m in result.moves)
-        assert [m.policy for m in result.moves] == [m.visits / visits for m in result.moves]
+        assert sum(m.policy for m in result.moves) == pytest.approx(1.0)
+        assert [m.policy for m in result.moves] != [m.visits / visits for m in result.moves]
         assert search(state, smooth_config(2000, seed)).action == result.action
         drawn[result.text] += 1
     assert set(drawn) == {"check", "bet"}, drawn  # J bluffs now and then
