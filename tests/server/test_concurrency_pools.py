@@ -37,13 +37,14 @@ def _seconds(call) -> float:
 
 
 def test_the_match_service_answers_while_every_slot_and_the_bot_pool_search() -> None:
-    limits = ServerLimits(max_searches=4, max_bot_searches=2, max_seconds=30)
+    # Every search outlasts the waits and the calls together, however slow the machine.
+    limits = ServerLimits(max_searches=4, max_bot_searches=2, max_seconds=120)
     with RunningServer(limits=limits) as running, grpc.insecure_channel(running.address) as ch:
         stub = matches_pb2_grpc.MatchServiceStub(ch)
-        bot_matches(ch, "mo-ismcts:seconds=15")  # each bot thinking 15 s a move
-        with searching(ch, 4, seconds=15):
-            wait_until(lambda: running.server.slots.running == 4, "4 searches", cap=30)
-            wait_until(lambda: running.server.matches.pool.running == 2, "2 bot searches", cap=30)
+        bot_matches(ch, "mo-ismcts:seconds=100")  # each bot thinking 100 s a move
+        with searching(ch, 4, seconds=100):
+            wait_until(lambda: running.server.slots.running == 4, "4 searches")
+            wait_until(lambda: running.server.matches.pool.running == 2, "2 bot searches")
             humans = matches_pb2.CreateMatchRequest(
                 game=common_pb2.GAME_ROYAL_CITIES,
                 seats=[matches_pb2.SeatSpec(human_name=n) for n in ("ann", "bob")],

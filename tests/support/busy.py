@@ -29,7 +29,7 @@ def searching(channel: grpc.Channel, calls: int, seconds: float) -> Iterator[Non
     at its end (they may not have started searching yet when it begins)."""
     advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
     advice = recommend_request(common_pb2.SearchBudget(seconds=seconds))
-    searches = [advisor.Recommend.future(advice, timeout=30) for _ in range(calls)]
+    searches = [advisor.Recommend.future(advice, timeout=seconds + 30) for _ in range(calls)]
     try:
         yield
     finally:
