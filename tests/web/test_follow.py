@@ -146,6 +146,12 @@ class Table:
     def _answer(self, answer: str) -> int:
         """Tap one answer; the taps it took."""
         page = self.page
+        # The slot's buttons, drawn: under load the reveal can show before its options do.
+        page.wait_for_selector(
+            f'#reveal [data-option="{answer}"], #reveal [data-reveal="{answer}"], #builds-done',
+            state="attached",
+            timeout=30_000,
+        )
         option = page.query_selector(f'#reveal [data-option="{answer}"]')
         if option is not None:
             option.click()
