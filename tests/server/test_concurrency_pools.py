@@ -22,7 +22,7 @@ from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, ma
 from search.bots import make_bot
 from search.review import decisions_of_game
 from server.limits import ServerLimits
-from tests.support.busy import bot_matches, recommend_request, searching
+from tests.support.busy import OUTLASTING, bot_matches, recommend_request, searching
 from tests.support.server import RunningServer
 from tests.support.waiting import wait_until
 
@@ -37,12 +37,11 @@ def _seconds(call) -> float:
 
 
 def test_the_match_service_answers_while_every_slot_and_the_bot_pool_search() -> None:
-    # Every search outlasts the waits and the calls together, however slow the machine.
-    limits = ServerLimits(max_searches=4, max_bot_searches=2, max_seconds=120)
+    limits = ServerLimits(max_searches=4, max_bot_searches=2, max_seconds=OUTLASTING)
     with RunningServer(limits=limits) as running, grpc.insecure_channel(running.address) as ch:
         stub = matches_pb2_grpc.MatchServiceStub(ch)
-        bot_matches(ch, "mo-ismcts:seconds=100")  # each bot thinking 100 s a move
-        with searching(ch, 4, seconds=100):
+        bot_matches(ch, f"mo-ismcts:seconds={OUTLASTING:g}")  # each bot's every move
+        with searching(ch, 4, seconds=OUTLASTING):
             wait_until(lambda: running.server.slots.running == 4, "4 searches")
             wait_until(lambda: running.server.matches.pool.running == 2, "2 bot searches")
             humans = matches_pb2.CreateMatchRequest(

@@ -16,7 +16,7 @@ import pytest
 import engine
 from regent.v1 import common_pb2, matches_pb2, matches_pb2_grpc
 from server.limits import ServerLimits
-from tests.support.busy import bot_matches, searching
+from tests.support.busy import OUTLASTING, bot_matches, searching
 from tests.support.server import RunningServer
 from tests.support.waiting import wait_until
 
@@ -73,17 +73,14 @@ def test_a_replica_whose_every_thread_searches_keeps_its_leases(pg_database: str
     """Replica A searches in every advice slot and its whole bots' pool, longer than a bot
     lease lasts: it still renews its leases (on a thread and timer of their own), so replica
     B never starts searching A's matches too (it did after 2.9 s)."""
-    # Every search lasts longer than the wait for all of them to start and the watch after it
-    # together, so that a slow machine only makes the test wait longer; the searches end when
-    # the servers stop.
-    limits = ServerLimits(bot_lease_seconds=1.0, max_seconds=120, max_searches=4)
+    limits = ServerLimits(bot_lease_seconds=1.0, max_seconds=OUTLASTING, max_searches=4)
     with (
         RunningServer(limits=limits, db=pg_database) as a,
         RunningServer(limits=limits, db=pg_database) as b,
         grpc.insecure_channel(a.address) as channel,
-        searching(channel, 4, seconds=100),
+        searching(channel, 4, seconds=OUTLASTING),
     ):
-        bot_matches(channel, "mo-ismcts:seconds=100")
+        bot_matches(channel, f"mo-ismcts:seconds={OUTLASTING:g}")
         wait_until(
             lambda: a.server.matches.pool.running >= 2 and a.server.slots.running >= 4,
             "A's searches to start",

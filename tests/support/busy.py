@@ -13,6 +13,11 @@ import engine
 from convert import observation_to_proto
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2, matches_pb2, matches_pb2_grpc
 
+#: Seconds a search lasts that outlasts a test's waits (their cap) and what it checks after
+#: them, however slow the machine; the searches end when the server stops. A server's
+#: `max_seconds` must allow it.
+OUTLASTING = 100.0
+
 
 def recommend_request(budget: common_pb2.SearchBudget) -> advisor_pb2.RecommendRequest:
     """Recommend for the player to move at a two-player Royal Cities deal (seed 3)."""
