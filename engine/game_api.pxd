@@ -41,8 +41,9 @@ ctypedef struct GameApi:
     # Deal into `deal`, uniformly among what `player` holds possible at `root`, one deal;
     # its log likelihood, or -INFINITY when no deal is possible.
     double (*belief_deal)(const void* root, int player, void* deal, uint64_t* rng) noexcept nogil
-    # Put a deal into a world that resample dealt for the same player from the same root.
-    void (*belief_put)(void* s, const void* deal) noexcept nogil
+    # Put a deal into a world that resample dealt for the same player from the same root
+    # (`rng` for what the game deals again to fit it, e.g. the others' secret choices).
+    void (*belief_put)(void* s, const void* deal, uint64_t* rng) noexcept nogil
     # The whole game from its deal (all NULL when the game offers no such search; see the
     # search's whole_game): into `out`, the start of the game at `s` before any action, with the
     # deal `s` has (rng NULL) or everything dealt again at random (what anyone holds or will see);

@@ -353,7 +353,7 @@ cdef void draw_belief(Worker* w, void* d) noexcept nogil:
             hi = mid
         else:
             lo = mid + 1
-    w.api.belief_put(d, w.beliefs + lo * w.api.belief_size)
+    w.api.belief_put(d, w.beliefs + lo * w.api.belief_size, w.rng)
 
 
 cdef inline void deal_world(Worker* w, void* d) noexcept nogil:

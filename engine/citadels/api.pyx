@@ -63,7 +63,7 @@ cdef double _belief_deal(const void* root, int player, void* deal, uint64_t* rng
     return ct_belief_deal(<const CTState*>root, player, <CTDeal*>deal, rng)
 
 
-cdef void _belief_put(void* s, const void* deal) noexcept nogil:
+cdef void _belief_put(void* s, const void* deal, uint64_t* rng) noexcept nogil:
     ct_belief_put(<CTState*>s, <const CTDeal*>deal)
 
 

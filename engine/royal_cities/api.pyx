@@ -2,6 +2,7 @@
 from libc.stdint cimport int16_t, uint64_t
 
 from engine.game_api cimport GameApi
+from engine.royal_cities.belief cimport RCDeal, rc_belief_deal, rc_belief_put, rc_belief_ready
 from engine.royal_cities.core cimport (
     NUM_ACTIONS, RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
     rc_observed_action, rc_resample, rc_returns,
@@ -54,6 +55,18 @@ cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept 
     return rc_heuristic_action(<const RCState*>s, rng, playout)
 
 
+cdef bint _belief_ready(const void* s) noexcept nogil:
+    return rc_belief_ready(<const RCState*>s)
+
+
+cdef double _belief_deal(const void* root, int player, void* deal, uint64_t* rng) noexcept nogil:
+    return rc_belief_deal(<const RCState*>root, player, <RCDeal*>deal, rng)
+
+
+cdef void _belief_put(void* s, const void* deal, uint64_t* rng) noexcept nogil:
+    rc_belief_put(<RCState*>s, <const RCDeal*>deal, rng)
+
+
 cdef GameApi RC_API
 RC_API.state_size = sizeof(RCState)
 RC_API.num_actions = NUM_ACTIONS
@@ -68,6 +81,10 @@ RC_API.evaluate = _evaluate
 RC_API.resample = _resample
 RC_API.observed_action = _observed_action
 RC_API.heuristic_action = _heuristic_action
+RC_API.belief_size = sizeof(RCDeal)
+RC_API.belief_ready = _belief_ready
+RC_API.belief_deal = _belief_deal
+RC_API.belief_put = _belief_put
 
 
 cdef const GameApi* rc_game_api() noexcept nogil:

@@ -156,15 +156,6 @@ def test_a_search_with_inference_is_reproducible_by_its_seed() -> None:
     assert summary(search(state, config)) != summary(search(state, uniform))
 
 
-@pytest.mark.parametrize(("game", "players"), [("royal_cities", 2), ("royal_cities", 4)])
-def test_inference_without_a_model_is_refused(game: str, players: int) -> None:
-    state = engine.new_game(game, players, seed=1)
-    with pytest.raises(ValueError, match=f"no model of the players' choices at {players} players"):
-        search(state, SearchConfig(iterations=10, infer=8))
-    with pytest.raises(ValueError, match="infer must be within"):
-        SearchConfig(infer=-1)
-
-
 def test_a_bad_model_file_is_refused_and_nothing_changes(tmp_path: Path) -> None:
     state = last_pick(1)
     before = belief.draft_loglik(state, state.current_player)

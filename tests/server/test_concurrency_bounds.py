@@ -75,8 +75,9 @@ def test_a_move_id_no_action_has_is_invalid(advisor: advisor_pb2_grpc.AdvisorSer
 def test_a_review_its_game_cannot_search_is_invalid(
     advisor: advisor_pb2_grpc.AdvisorServiceStub,
 ) -> None:
-    """`infer` where the game has no model of the players' choices; decisions of two games."""
-    royal = decision(to_act("royal_cities", 2, 0, seed=1, moves=10))
+    """`infer` where the game has no model of the players' choices (Royal Cities solo);
+    decisions of two games."""
+    royal = decision(to_act("royal_cities", 1, 0, seed=1, moves=10))
     citadels = decision(to_act("citadels", 4, 0, seed=1, moves=5))
     for pairs, bot, field in (
         ([royal], "mo-ismcts:infer=1", "bot"),
