@@ -63,11 +63,19 @@ def test_metrics_count_calls_latency_matches_and_refusals(server: RunningServer)
         return value(scraped[-1], name, **labels) - value(before, name, **labels)
 
     def counted() -> bool:
-        """Whether the call log has measured the 6 calls: a status reaches the client before
-        the server's bookkeeping of the call ends."""
+        """Whether the call log has booked the 6 calls in every series: a status reaches the
+        client before the server's bookkeeping of the call ends, and a scrape reads the series
+        one by one, so one of them may show a call that the one read before it did not yet."""
         scraped.append(scrape(server))
-        return all(grew("regent_call_seconds_count", method=m) >= 3
-                   for m in ("AdvisorService/ListGames", "MatchService/CreateMatch"))  # fmt: skip
+        create = "MatchService/CreateMatch"
+        return (
+            all(grew("regent_call_seconds_count", method=m) >= 3
+                for m in ("AdvisorService/ListGames", create))
+            and grew("regent_calls_total", method="AdvisorService/ListGames", code="OK") >= 3
+            and grew("regent_calls_total", method=create, code="OK")
+            + grew("regent_calls_total", method=create, code="RESOURCE_EXHAUSTED") >= 3
+            and value(scraped[-1], "regent_calls_in_flight", method=create) == 0
+        )  # fmt: skip
 
     wait_until(counted, "the 6 calls counted in the metrics", cap=60)
     after = scraped[-1]
