@@ -12,11 +12,11 @@ opponent the characters it truly holds. It prints one row per K:
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import engine
+from bench.worlds import print_rates
 from clients.tournament.record import read_finished
 from engine.interface import State
 from search.ismcts import sample_worlds
@@ -66,12 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--infer", type=int, nargs="+", default=[0, 256], help="deals weighed")
     args = parser.parse_args(argv)
     positions = list(after_drafts(args.record, args.games))
-    print(f"{len(positions)} positions, {args.worlds} worlds each")
-    for infer in args.infer:
-        start = time.perf_counter()
-        rate = hit_rate(positions, infer, args.worlds)
-        print(f"infer={infer}: {rate:.1%} of the opponents dealt their true characters "
-              f"({time.perf_counter() - start:.1f} s)")  # fmt: skip
+    print_rates(positions, args.infer, args.worlds, hit_rate,
+                "the opponents dealt their true characters")  # fmt: skip
     return 0
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import random
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from search.ismcts import heuristic_action, sample_worlds
 from search.search import ALGORITHMS, SearchConfig, search
 from tests.search.test_never_peeks import rebuilt, summary
 from tests.search.test_reuse import _play
+from tests.support.random_games import random_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = json.loads((ROOT / "engine" / "citadels" / "models" / "picks-4p.json").read_text())
@@ -29,17 +29,7 @@ CHARACTERS = ("assassin", "thief", "magician", "king", "bishop", "merchant", "ar
 
 def positions(count: int, seed: int, players: int = 4) -> list[State]:
     """Citadels positions from seeded random games stopped at random steps."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        state = engine.new_game("citadels", players, seed=rng.randrange(1 << 30))
-        for _ in range(rng.randrange(200)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return random_positions("citadels", players, count, seed, max_moves=200)
 
 
 def last_pick(seed: int) -> State:

@@ -8,7 +8,6 @@ and the search still never peeks and is reproducible by its seed."""
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from engine.royal_cities import belief
 from search.ismcts import sample_worlds
 from search.search import ALGORITHMS, SearchConfig, search
 from tests.search.test_never_peeks import rebuilt, summary
+from tests.support.random_games import random_positions
 
 MODELS = Path(__file__).resolve().parents[2] / "engine" / "royal_cities" / "models"
 SIXES = [6 * 7 + 6, *(c * 7 + 6 for c in range(6))]  # the kinds of value 6, white first
@@ -30,17 +30,7 @@ SIXES = [6 * 7 + 6, *(c * 7 + 6 for c in range(6))]  # the kinds of value 6, whi
 def positions(count: int, seed: int, players: int) -> list[State]:
     """Royal Cities positions from seeded random games stopped at random steps, secret
     choices (the passes, first builds and constructions) among them."""
-    rng = random.Random(seed)
-    out: list[State] = []
-    while len(out) < count:
-        state = engine.new_game("royal_cities", players, seed=rng.randrange(1 << 30))
-        for _ in range(rng.randrange(150)):
-            if state.is_terminal():
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            out.append(state)
-    return out
+    return random_positions("royal_cities", players, count, seed, max_moves=150)
 
 
 @contextmanager

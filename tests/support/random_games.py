@@ -1,5 +1,5 @@
-"""Positions of seeded random Royal Cities games, and the observation messages of them, for
-the service's tests to ask about."""
+"""Positions of seeded random games (Royal Cities' unless a game is named), and the
+observation messages of them, for the service's and the search's tests to ask about."""
 
 from __future__ import annotations
 
@@ -30,6 +30,24 @@ def play_to(
             state.apply_action(rng.choice(state.legal_actions()))
             moves += 1
     raise AssertionError("no such position")
+
+
+def random_positions(
+    game: str, players: int, count: int, seed: int, max_moves: int
+) -> list[engine.State]:
+    """`count` positions of seeded random games of `game` stopped at random steps (fewer than
+    `max_moves`), none of them over."""
+    rng = random.Random(seed)
+    out: list[engine.State] = []
+    while len(out) < count:
+        state = engine.new_game(game, players, seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(max_moves)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            out.append(state)
+    return out
 
 
 #: Decisions of the game's setup, reached before any ordinary move.
