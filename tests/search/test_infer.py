@@ -165,13 +165,15 @@ def test_a_bad_model_file_is_refused_and_nothing_changes(tmp_path: Path) -> None
     assert belief.draft_loglik(state, state.current_player) == before
 
 
-def test_a_reusing_bot_with_inference_never_peeks() -> None:
+@pytest.mark.parametrize(("game", "players"), [("citadels", 4), ("royal_cities", 2)])
+def test_a_reusing_bot_with_inference_never_peeks(game: str, players: int) -> None:
     """A bot that keeps its trees weighs the deals again for each new root: bots given the
-    true state and bots given the state typed in from their observation play the same game."""
+    true state and bots given the state typed in from their observation play the same game
+    (Royal Cities' hand model too)."""
     spec = "mo-ismcts:iterations=100,reuse=1,infer=32"
-    from_truth, reused = _play("citadels", 4, lambda s, seat: s.clone(), spec, seed=3)
+    from_truth, reused = _play(game, players, lambda s, seat: s.clone(), spec, seed=3)
     typed_in, reused_typed = _play(
-        "citadels", 4, lambda s, seat: engine.state_from_observation(s.observation(seat), seed=9),
+        game, players, lambda s, seat: engine.state_from_observation(s.observation(seat), seed=9),
         spec, seed=3,
     )  # fmt: skip
     assert typed_in == from_truth and reused == reused_typed and sum(reused) > 0
