@@ -18,8 +18,8 @@ from libc.string cimport memcpy
 from engine.cstate cimport CState
 from engine.royal_cities.core cimport (
     LOC_DRAWN, LOC_HAND, LOC_PILE, LOC_RESERVE, MAX_PLAYERS, NUM_CARDS, NUM_CITIES, NUM_KINDS,
-    PH_END, WHITE, RCState, rc_card_colour, rc_card_kind, rc_city_top_value, rc_influence,
-    rc_reroll_secrets, rc_resample,
+    PH_END, WHITE, RCState, rc_canonical_known, rc_card_colour, rc_card_kind, rc_city_top_value,
+    rc_count_hands, rc_hidden_from, rc_influence, rc_reroll_secrets, rc_resample,
 )
 
 #: The inputs of the hand model, for a card of one kind in one player's hand, each read from
@@ -37,10 +37,6 @@ cdef enum:
 # Per player count: the weights of a held card's logit, linear in the features.
 cdef double TABLE[MAX_PLAYERS + 1][NUM_FEATURES]
 cdef bint READY[MAX_PLAYERS + 1]
-
-
-cdef inline bint unseen(const RCState* s, int card, int observer) noexcept nogil:
-    return not ((s.known[card] >> observer) & 1)
 
 
 cdef void features(const RCState* s, int q, int kind, int observer, double* x) noexcept nogil:
@@ -69,7 +65,7 @@ cdef void features(const RCState* s, int q, int kind, int observer, double* x) n
             most = max(most, rc_influence(s, p, c))
     x[13] = min(2.0, max(-2.0, (rc_influence(s, q, c) - most) / 6.0))
     for card in range(NUM_CARDS):
-        if s.loc[card] == LOC_HAND + q and not unseen(s, card, observer) and \
+        if s.loc[card] == LOC_HAND + q and not rc_hidden_from(s, card, observer) and \
                 rc_card_colour(card) == c:
             same += 1
     x[14] = same / 2.0
@@ -98,7 +94,7 @@ cdef double rc_hands_loglik(const RCState* s, int observer) noexcept nogil:
             continue
         logits(s, q, observer, v)
         for card in range(NUM_CARDS):
-            if s.loc[card] == LOC_HAND + q and unseen(s, card, observer):
+            if s.loc[card] == LOC_HAND + q and rc_hidden_from(s, card, observer):
                 total += v[rc_card_kind(card)]
     return total
 
@@ -121,14 +117,14 @@ cdef double rc_belief_deal(const RCState* root, int player, RCDeal* deal, uint64
     for card in range(NUM_CARDS):
         deal.owner[card] = NOT_HELD
         q = world.loc[card] - LOC_HAND
-        if 0 <= q < MAX_PLAYERS and q != player and unseen(&world, card, player):
+        if 0 <= q < MAX_PLAYERS and q != player and rc_hidden_from(&world, card, player):
             deal.owner[card] = q
     return rc_hands_loglik(&world, player)
 
 
 cdef void set_place(RCState* s, int card, int place, int was) noexcept nogil:
     """Card takes the hidden place `place` that `was` held (its slot in the pile, the Reserve
-    or the drawn cards), known as a world resampled for the deal's player knows it."""
+    or the drawn cards)."""
     cdef int i
     if place == LOC_PILE:
         for i in range(s.pile_n):
@@ -143,45 +139,30 @@ cdef void set_place(RCState* s, int card, int place, int was) noexcept nogil:
             if s.drawn[i] == was:
                 s.drawn[i] = card
     s.loc[card] = place
-    if place == LOC_DRAWN:
-        s.known[card] = 1 << s.cur
-    elif place >= LOC_HAND and place < LOC_HAND + MAX_PLAYERS:
-        s.known[card] = 1 << (place - LOC_HAND)
-    else:
-        s.known[card] = 0
 
 
 cdef void rc_belief_put(RCState* s, const RCDeal* deal, uint64_t* rng) noexcept nogil:
     """Put a weighed deal in a world resampled for the same player from the same root: each
     card the deal puts in a hand changes places with one of that hand's unseen cards the deal
     puts elsewhere, so the pile keeps the world's own order otherwise; the others' secret
-    choices are then made again from their new hands."""
-    cdef int player = deal.player, x, y, q, lx, ly, card, kind
+    choices are then made again from their new hands. Who knows each card is then what the
+    deal's player can tell, as the resample leaves it."""
+    cdef int player = deal.player, x, y, q, lx, ly, card
     for card in range(NUM_CARDS):
-        if unseen(s, card, player):
+        if rc_hidden_from(s, card, player):
             s.sel_city[card] = -1
     for x in range(NUM_CARDS):
         q = deal.owner[x]
         if q == NOT_HELD or s.loc[x] == LOC_HAND + q:
             continue
         for y in range(NUM_CARDS):
-            if s.loc[y] == LOC_HAND + q and unseen(s, y, player) and deal.owner[y] != q:
+            if s.loc[y] == LOC_HAND + q and rc_hidden_from(s, y, player) and deal.owner[y] != q:
                 lx, ly = s.loc[x], s.loc[y]
                 set_place(s, y, lx, x)
                 set_place(s, x, ly, y)
                 break
-    for q in range(MAX_PLAYERS):
-        s.hand_n[q] = 0
-        s.hand_mask[q] = 0
-        for kind in range(NUM_KINDS):
-            s.hand_kind[q][kind] = 0
-    for card in range(NUM_CARDS):
-        q = s.loc[card] - LOC_HAND
-        if 0 <= q < MAX_PLAYERS:
-            kind = rc_card_kind(card)
-            s.hand_n[q] += 1
-            s.hand_kind[q][kind] += 1
-            s.hand_mask[q] |= 1ULL << kind
+    rc_canonical_known(s, player)
+    rc_count_hands(s)
     rc_reroll_secrets(s, player, rng)
 
 
@@ -198,9 +179,7 @@ def hand_inputs(CState state, int observer) -> tuple:
         raise ValueError("observer: a player of the game")
     pool = [0] * NUM_KINDS
     for card in range(NUM_CARDS):
-        q = s.loc[card] - LOC_HAND
-        if s.loc[card] == LOC_PILE or s.loc[card] == LOC_RESERVE or (
-                s.loc[card] == LOC_DRAWN or 0 <= q < MAX_PLAYERS) and unseen(s, card, observer):
+        if rc_hidden_from(s, card, observer):
             pool[rc_card_kind(card)] += 1
     others = []
     for q in range(s.num_players):
@@ -211,7 +190,7 @@ def hand_inputs(CState state, int observer) -> tuple:
             features(s, q, kind, observer, x)
             table.append([x[j] for j in range(NUM_FEATURES)])
         held = [rc_card_kind(card) for card in range(NUM_CARDS)
-                if s.loc[card] == LOC_HAND + q and unseen(s, card, observer)]
+                if s.loc[card] == LOC_HAND + q and rc_hidden_from(s, card, observer)]
         others.append((table, held))
     return pool, others
 

@@ -196,6 +196,17 @@ cdef inline int rc_kind_copies(int kind) noexcept nogil:
     return 1 if (kind // 7 == WHITE or kind % 7 == 0) else 2
 
 
+# Whether `player` cannot see the card: always in the pile or the Reserve, in a hand or among
+# the drawn cards when nobody showed it to them.
+cdef inline bint rc_hidden_from(const RCState* s, int card, int player) noexcept nogil:
+    cdef int l = s.loc[card]
+    if l == LOC_PILE or l == LOC_RESERVE:
+        return True
+    if (l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS) or l == LOC_DRAWN:
+        return not ((s.known[card] >> player) & 1)
+    return False
+
+
 cdef void rc_market_add(RCState* s, int card) noexcept nogil
 cdef void rc_hand_add(RCState* s, int player, int card, int known) noexcept nogil
 cdef bint rc_can_select(const RCState* s, int player, int kind, int colour) noexcept nogil
@@ -209,6 +220,8 @@ cdef void rc_returns(const RCState* s, double* out) noexcept nogil
 cdef int rc_num_scores(const RCState* s) noexcept nogil
 cdef void rc_scores(const RCState* s, int* out) noexcept nogil
 cdef bint rc_decision_is_secret(const RCState* s) noexcept nogil
+cdef void rc_canonical_known(RCState* s, int player) noexcept nogil
+cdef void rc_count_hands(RCState* s) noexcept nogil
 cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil
 cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogil
 cdef int rc_check(const RCState* s) noexcept nogil

@@ -1251,15 +1251,6 @@ cdef int rc_influence(const RCState* s, int owner, int colour) noexcept nogil:
     return total
 
 
-cdef inline bint hidden_from(const RCState* s, int card, int player) noexcept nogil:
-    cdef int l = s.loc[card]
-    if l == LOC_PILE or l == LOC_RESERVE:
-        return True
-    if (l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS) or l == LOC_DRAWN:
-        return not ((s.known[card] >> player) & 1)
-    return False
-
-
 cdef void reroll_selection(RCState* s, int q, uint64_t* rng) noexcept nogil:
     """Make a fresh random secret choice for player q (its choice is hidden
     from the player the state is resampled for)."""
@@ -1323,7 +1314,7 @@ cdef void rc_reroll_secrets(RCState* s, int player, uint64_t* rng) noexcept nogi
             clear_secret(s, q)
 
 
-cdef void canonical_known(RCState* s, int player) noexcept nogil:
+cdef void rc_canonical_known(RCState* s, int player) noexcept nogil:
     """Who knows each card, as far as `player` can tell: the others' knowledge that
     player cannot see (cards passed between two others, a card bought in public and
     still in a hand) is reset to what player's view implies, as a rebuilt game has it."""
@@ -1343,6 +1334,21 @@ cdef void canonical_known(RCState* s, int player) noexcept nogil:
             s.known[card] = 0
 
 
+cdef void rc_count_hands(RCState* s) noexcept nogil:
+    """Count every hand again from where the cards are (`hand_n`, `hand_kind`, `hand_mask`),
+    after cards changed places without passing through the hands' own bookkeeping."""
+    cdef int card, q
+    memset(s.hand_n, 0, sizeof(s.hand_n))
+    memset(s.hand_kind, 0, sizeof(s.hand_kind))
+    memset(s.hand_mask, 0, sizeof(s.hand_mask))
+    for card in range(NUM_CARDS):
+        q = s.loc[card] - LOC_HAND
+        if q >= 0 and q < MAX_PLAYERS:
+            s.hand_n[q] += 1
+            s.hand_kind[q][rc_card_kind(card)] += 1
+            s.hand_mask[q] |= 1ULL << rc_card_kind(card)
+
+
 cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     """Deal again every card `player` does not know among the places it cannot
     see, keeping every count, every public card and all it knows; reseed the
@@ -1357,7 +1363,7 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
     cdef int n = 0, k = 0, i, card, q, l
     memset(hand_hidden, 0, sizeof(hand_hidden))
     for card in range(NUM_CARDS):
-        if hidden_from(s, card, player):
+        if rc_hidden_from(s, card, player):
             hidden[n] = card
             n += 1
             s.sel_city[card] = -1
@@ -1365,7 +1371,7 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
             if l >= LOC_HAND and l < LOC_HAND + MAX_PLAYERS:
                 hand_hidden[l - LOC_HAND] += 1
     for i in range(s.drawn_n):
-        drawn_hidden[i] = hidden_from(s, s.drawn[i], player)
+        drawn_hidden[i] = rc_hidden_from(s, s.drawn[i], player)
     deal_cards(hidden, n, cards, rng)
     for i in range(s.pile_n):
         s.pile[i] = cards[k]
@@ -1386,16 +1392,8 @@ cdef void rc_resample(RCState* s, int player, uint64_t* rng) noexcept nogil:
             s.loc[cards[k]] = LOC_HAND + q
             s.known[cards[k]] = 0
             k += 1
-    canonical_known(s, player)
-    memset(s.hand_n, 0, sizeof(s.hand_n))
-    memset(s.hand_kind, 0, sizeof(s.hand_kind))
-    memset(s.hand_mask, 0, sizeof(s.hand_mask))
-    for card in range(NUM_CARDS):
-        q = s.loc[card] - LOC_HAND
-        if q >= 0 and q < MAX_PLAYERS:
-            s.hand_n[q] += 1
-            s.hand_kind[q][rc_card_kind(card)] += 1
-            s.hand_mask[q] |= 1ULL << rc_card_kind(card)
+    rc_canonical_known(s, player)
+    rc_count_hands(s)
     rng_reseed(s.rng, rng)
     rc_reroll_secrets(s, player, rng)
 
