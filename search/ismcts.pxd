@@ -49,6 +49,7 @@ cdef struct SearchParams:
     double gamma                  # SEL_REGRET: the share of uniform exploration in each choice
     int show                      # the root's top moves the final phase visits least-visited first; 0: none
     double show_share             # the share of the budget (iterations and time) that phase takes
+    int observer                  # the player searched for (the root player); -1: the one to move
 
 cdef struct Worker:
     const GameApi* api

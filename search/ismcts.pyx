@@ -122,7 +122,7 @@ cdef int worker_start(Worker* w) noexcept nogil:
     cdef int k, trees
     cdef size_t size = w.api.state_size
     w.num_players = w.api.num_players(w.root)
-    w.root_player = w.api.current_player(w.root)
+    w.root_player = w.params.observer if w.params.observer >= 0 else w.api.current_player(w.root)
     if w.params.mode == MODE_MO:
         w.num_trees = w.num_players
     elif w.params.mode == MODE_PIMC:
@@ -965,6 +965,7 @@ cdef SearchParams search_params(config) except *:
     p.gamma = config.gamma
     p.show = config.show
     p.show_share = config.show_share
+    p.observer = -1
     return p
 
 
@@ -977,6 +978,22 @@ cdef int check_params(CState state, const SearchParams* params) except -1:
     if params.whole_game and (state.api.start == NULL or state.api.history == NULL
                               or state.api.private_key == NULL):
         raise ValueError("whole_game: this game cannot be searched from its deal; use whole_game=0")
+    return 0
+
+
+cdef int check_observer(CState state, const SearchParams* params, int observer,
+                        bint reused) except -1:
+    """ValueError unless a search for `observer` (not necessarily the player to move) can
+    run: a seat of the game, MO-ISMCTS (a tree of the player's own), from scratch, without
+    `show` or `whole_game`, which read the root's moves as the player's own."""
+    cdef int players = state.api.num_players(state.ptr)
+    if not 0 <= observer < players:
+        raise ValueError(f"observer must be a seat within [0, {players - 1}], got {observer}")
+    if params.mode != MODE_MO:
+        raise ValueError("observer: only MO-ISMCTS keeps a tree of one player's own")
+    if params.show > 0 or params.whole_game or reused:
+        raise ValueError("observer: a search for a player not to move has no moves of its own "
+                         "at the root (no show, whole_game or tree reuse)")
     return 0
 
 
@@ -1023,13 +1040,18 @@ cdef class SearchRun:
     cdef readonly double elapsed
 
     def __init__(self, CState state, config, CancelToken cancel=None,
-                 SearchRun previous=None, int played=-1):
+                 SearchRun previous=None, int played=-1, int observer=-1):
         """`config` is a `search.search.SearchConfig`: its budget, threads and seed too.
         With `previous`, a search of the same player from the position before, and
         `played`, the move it made there, the search goes on from `previous`'s subtrees
-        below that move (tree reuse); `previous` is used up."""
+        below that move (tree reuse); `previous` is used up. With `observer` (-1: the
+        player to move), an MO-ISMCTS search for that player whoever is to move, to read
+        its `value` (its root moves are the mover's as it observes them, not its own)."""
         self.params = search_params(config)
         check_params(state, &self.params)
+        if observer != -1:
+            check_observer(state, &self.params, observer, previous is not None)
+            self.params.observer = observer
         self.seconds = config.seconds
         self.pv_length = config.pv_length
         self.cancel_token = cancel if cancel is not None else CancelToken()
@@ -1120,6 +1142,26 @@ cdef class SearchRun:
                 worker.join()
         self.elapsed += time.perf_counter() - start
         return self.finished
+
+    def value(self) -> float:
+        """The searched player's win chance at the root (MO-ISMCTS): the share of the
+        iterations it won, its own decisions below counted at their most visited move (as
+        `show` counts them), the others' as its trees model them. ValueError for another
+        algorithm, or before any iteration."""
+        if self.params.mode != MODE_MO:
+            raise ValueError("value: only MO-ISMCTS keeps a tree of the searched player's own")
+        cdef double won = 0.0
+        cdef int64_t visits = 0
+        cdef _Job job
+        cdef int32_t root
+        for item in self.jobs:
+            job = <_Job>item
+            root = job.w.roots[job.w.root_player]
+            visits += job.w.nodes[root].visits
+            won += win_after(&job.w, root)
+        if visits == 0:
+            raise ValueError("value: no iteration has run")
+        return won / visits
 
     def stats(self) -> dict:
         """The merged root statistics so far."""

@@ -32,7 +32,7 @@ from engine.interface import State
 from search.bots import Bot, HeuristicBot, advice_config, is_level, own_budget, parse_spec
 from search.games import DEFAULT_BOT, default_bot
 from search.ismcts import CancelToken
-from search.search import SearchConfig, SearchResult, search
+from search.search import SearchConfig, SearchResult, position_value, search
 
 #: Seeds of decision n's first and deeper searches: (seed * SEED_STRIDE + 2n + deep) mod 2**64.
 SEED_STRIDE = 1_000_003
@@ -372,6 +372,29 @@ class Reviewer:
         seed = decision_seed(self.config.seed, moment.number, True)
         return engine.state_from_observation(moment.decision.observation, seed=seed)
 
+    def _world_after(self, moment: _Moment, action: int, sample: int) -> State:
+        """World `sample` of the seat's information at `moment` (the same for every move
+        valued there), after `action`."""
+        seed = check_seed(self.config.seed, moment.number, "world", sample)
+        world = engine.state_from_observation(moment.decision.observation, seed=seed)
+        world.apply_action(action)
+        return world
+
+    def value_searched(self, moment: _Moment, action: int, sample: int) -> float | None:
+        """The seat's win chance after `action` at `moment`, in world `sample` of the seat's
+        information, by a search for the seat from the position right after the move at the
+        deeper budget (`position_value`: the others searched in its trees, as the first
+        search models them, whoever is to move); the result if the game ends there. The
+        bot must be MO-ISMCTS. None once the review is stopped."""
+        world = self._world_after(moment, action, sample)
+        if world.is_terminal():
+            return world.returns()[self.seat]
+        seed = check_seed(self.config.seed, moment.number, "searched", sample, action)
+        if self._cancel.cancelled:
+            return None
+        value = position_value(world, self._config(moment, True, seed), self.seat, self._cancel)
+        return None if self._cancel.cancelled else value
+
     def value_after(
         self, moment: _Moment, action: int, sample: int, reply: Bot | None = None
     ) -> float | None:
@@ -383,10 +406,7 @@ class Reviewer:
         stopped."""
         replier = reply or HeuristicBot()
         seed, number = self.config.seed, moment.number
-        world = engine.state_from_observation(
-            moment.decision.observation, seed=check_seed(seed, number, "world", sample)
-        )
-        world.apply_action(action)
+        world = self._world_after(moment, action, sample)
         step = 0
         while not world.is_terminal():
             legal = world.legal_actions()

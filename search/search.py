@@ -355,6 +355,21 @@ def _weights(entries: list[_Entry], config: SearchConfig) -> list[float]:
     return [math.exp((math.log(v) - top) / config.temperature) if v else 0.0 for v in visits]
 
 
+def position_value(
+    state: State, config: SearchConfig, observer: int, cancel: CancelToken | None = None
+) -> float:
+    """`observer`'s win chance at `state`, whoever is to move: an MO-ISMCTS search for it,
+    dealing worlds from what it can see, that reads its own decisions at their most visited
+    move and the others' as its trees model them (as a search's tree values its moves). The
+    position after a move, searched so, values that move apart from the search that chose
+    it. ValueError for a finished game, another algorithm, `show` or `whole_game`."""
+    if state.is_terminal():
+        raise ValueError("the game is over: there is nothing to search")
+    run = SearchRun(state, config, cancel, observer=observer)
+    run.advance()
+    return run.value()
+
+
 def search(state: State, config: SearchConfig, cancel: CancelToken | None = None) -> SearchResult:
     """Search for the player to move in `state` until the budget is spent or
     `cancel` is raised; `state` is left unchanged."""

@@ -19,7 +19,7 @@ import pytest
 import engine
 from engine.interface import State
 from search.ismcts import playout_results
-from search.search import ALGORITHMS, SearchConfig, SearchResult, search
+from search.search import ALGORITHMS, SearchConfig, SearchResult, position_value, search
 
 GAMES = ("royal_cities", "citadels")
 
@@ -88,6 +88,18 @@ def test_resample_depends_on_the_players_information_only(game: str) -> None:
 def test_search_from_the_observation_matches_the_search_from_the_truth(game: str) -> None:
     """Each algorithm returns the same statistics from both (60 positions per game)."""
     check_searches(game, 60, seed=2, iterations=60)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_value_for_another_player_depends_on_its_information_only(game: str) -> None:
+    """`position_value` for a player not to move deals from that player's information: the
+    same value from the truth and from its observation (40 positions per game)."""
+    for k, state in positions(game, 40, seed=7):
+        observer = (state.current_player + 1 + k) % state.num_players
+        again = rebuilt(state, observer, k)
+        config = SearchConfig(iterations=60, seed=k)
+        value = position_value(state, config, observer)
+        assert value == position_value(again, config, observer), (game, k, observer)
 
 
 @pytest.mark.parametrize("game", GAMES)
