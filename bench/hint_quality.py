@@ -29,7 +29,8 @@ more without it:
   and since not even two unbiased estimates always agree within 0.05, the bench prints how
   many shown win chances would, if the only errors were the noise of the hint's own visits
   (a binomial share at the move's value) and of the measure (its standard error): the
-  ceiling a hint of this budget can reach by this measure."""
+  ceiling a hint of this budget can reach by this measure; and, as a yardstick, how often
+  one valuing search alone lies within 0.05 of the mean of the move's other samples."""
 
 from __future__ import annotations
 
@@ -103,6 +104,19 @@ class Position:
     def errors(self) -> tuple[float, ...]:
         """How far each shown win chance lies from its move's value."""
         return tuple(abs(w - v) for w, v in zip(self.win_chances, self.values, strict=True))
+
+    @property
+    def single_errors(self) -> tuple[float, ...]:
+        """How far each sample lies from the mean of the move's other samples: the error of
+        one valuing search, a yardstick for the hint's (with `--replies tree` and `--deep`
+        the hint's budget, a search of the hint's whole budget from the position after the
+        move, as if each shown move had a budget of its own)."""
+        return tuple(
+            abs(x - statistics.fmean(s[:i] + s[i + 1 :]))
+            for s in self.samples
+            if len(s) > 1
+            for i, x in enumerate(s)
+        )
 
     @property
     def regret(self) -> float:
@@ -256,6 +270,11 @@ def main(argv: list[str] | None = None) -> int:
           f"({close / len(errors):.0%}); mean error {statistics.fmean(errors):.3f}, "
           f"max {max(errors):.3f}; root-mean-square error {_rms(errors):.3f}, "
           f"{true_error(found):.3f} with the values' noise taken out")  # fmt: skip
+    single = [e for p in found for e in p.single_errors]
+    print(f"  one valuing search against the mean of the move's other samples: "
+          f"{sum(e <= CLOSE for e in single)} of {len(single)} "
+          f"({sum(e <= CLOSE for e in single) / len(single):.0%}) within {CLOSE}, "
+          f"root-mean-square error {_rms(single):.3f}")  # fmt: skip
     print(f"  the values' own standard error: mean {statistics.fmean(noise):.3f}, max "
           f"{max(noise):.3f}; of the errors past {CLOSE}, {within_noise} lie within twice "
           f"their value's standard error")  # fmt: skip

@@ -32,6 +32,7 @@ def test_the_others_can_reply_by_a_search(capsys) -> None:
     assert "the values' own standard error" in out
     assert "scored on separate halves of the samples" in out
     assert "with the values' noise taken out" in out
+    assert "one valuing search against the mean of the move's other samples" in out
     assert "their noise alone would leave" in out
 
 
@@ -55,6 +56,11 @@ def test_the_noise_is_taken_out_of_the_error() -> None:
     assert true_error([noisy]) == 0.0
     off = Position((0.9,), (100,), ((0.45, 0.55),), 0)
     assert true_error([off]) == pytest.approx(math.sqrt(0.4**2 - 0.05**2))
+
+
+def test_one_valuing_search_is_scored_against_the_others() -> None:
+    position = Position((0.5,), (100,), ((0.4, 0.6, 0.5),), 0)
+    assert position.single_errors == pytest.approx((0.15, 0.15, 0.0))
 
 
 def test_the_noise_alone_ceiling() -> None:
