@@ -742,23 +742,61 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.show_n[forced] += 1
 
 
+cdef inline double pick_rate(const Worker* w, int32_t c) noexcept nogil:
+    """How often the search chose child `c` where it was available (the visit that made it
+    is not counted as available)."""
+    cdef int32_t offered = w.nodes[c].avail if w.nodes[c].avail > w.nodes[c].visits else w.nodes[c].visits
+    return w.nodes[c].visits / <double>offered if offered > 0 else 0.0
+
+
+cdef inline bint ranks_before(const Worker* w, int32_t a, int32_t b) noexcept nogil:
+    """Whether child `a` comes before child `b` in the player's preference: the more often
+    chosen where available, then the more visited, then the earlier."""
+    cdef double ra = pick_rate(w, a), rb = pick_rate(w, b)
+    if ra != rb:
+        return ra > rb
+    return w.nodes[a].visits > w.nodes[b].visits or (
+        w.nodes[a].visits == w.nodes[b].visits and a < b)
+
+
 cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
     """MO-ISMCTS, the root player's tree: the win sum of the iterations through `node` were
     each of the root player's next decisions below it (a node of more than one child, its
-    own: only its own choices count its children's availability) worth its most visited
-    move's win chance, rather than the mean over every move it tried."""
-    cdef int32_t c = w.nodes[node].first_child, best = NO_NODE
+    own: only its own choices count its children's availability) worth the win chance of
+    the move it prefers where that move could be played, else of the next it prefers, and
+    so on, rather than the mean over every move it tried. Its preference is how often it
+    chose a move where available; a move's availability is its share of the node's visits
+    (a move always there counts 1), taken as independent of the others'. A node reached in worlds that differ in what the
+    player holds (a hidden draw) offers some moves only in some of them: their win chance
+    is not the node's, and the move always there is not the one preferred."""
+    cdef int32_t c = w.nodes[node].first_child, best, last = NO_NODE
     cdef int children = 0
     cdef bint own = False
-    cdef double total = w.nodes[node].win
+    cdef double total = w.nodes[node].win, left = 1.0, worth = 0.0, share
+    cdef double visits = w.nodes[node].visits
     while c != NO_NODE:
         children += 1
         own = own or w.nodes[c].avail > 0
-        if best == NO_NODE or w.nodes[c].visits > w.nodes[best].visits:
-            best = c
         c = w.nodes[c].next_sibling
     if own and children > 1:
-        return w.nodes[node].visits * (w.nodes[best].win / w.nodes[best].visits)
+        while left > 0.0:
+            best = NO_NODE
+            c = w.nodes[node].first_child
+            while c != NO_NODE:
+                if (last == NO_NODE or ranks_before(w, last, c)) and (
+                        best == NO_NODE or ranks_before(w, c, best)):
+                    best = c
+                c = w.nodes[c].next_sibling
+            if best == NO_NODE or w.nodes[best].visits == 0:
+                break
+            # A move always there was still missed by the visits before it was tried, at
+            # most one a child (an untried move is tried before any is chosen again).
+            share = min(1.0, w.nodes[best].avail / max(1.0, visits - children))
+            worth += left * share * (w.nodes[best].win / w.nodes[best].visits)
+            left *= 1.0 - share
+            last = best
+        # Worlds where no move tried was available, if any: the node's own mean.
+        return visits * (worth + left * (w.nodes[node].win / visits))
     c = w.nodes[node].first_child
     while c != NO_NODE:
         total += win_after(w, c) - w.nodes[c].win

@@ -147,3 +147,27 @@ def test_the_report_marks_the_estimated_moves() -> None:
     marked = [m.estimated for m in report(search(state, config)).moves]
     assert marked == [True] * 3 + [False] * (len(marked) - 3)
     assert not any(m.estimated for m in report(search(state, replace(config, show=0))).moves)
+
+
+def test_a_move_whose_next_decision_hangs_on_a_draw_is_valued_by_what_it_offers() -> None:
+    """After a City effect that turns up cards (Royal Cities, 2 players, a position of
+    bench/hint_quality.py), the next decision offers each card's build only where it was
+    turned up, and always `stop`: the shown win chance counts the build the player prefers
+    where it can and `stop` elsewhere. Counted at the most visited move alone (`stop`, always
+    there), it read 0.13 where searches from the position after the move read 0.36."""
+    from search.review import ReviewConfig, Reviewer, decisions_of_game
+
+    deal, moves = engine.new_game("royal_cities", 2, seed=8), []
+    state = deal.clone()
+    while not state.is_terminal():
+        action = HeuristicBot().choose(state, 8 * 10_000 + len(moves))
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    config = ReviewConfig(iterations=6000, deep_iterations=6000, seed=8)
+    reviewer = Reviewer(decisions_of_game(deal, moves, 0), config)
+    moment = next(m for m in reviewer.moments if m.number == 19)
+    hint = replace(reviewer.config.search_config(19, False, "royal_cities", 2), show=5)
+    shown = {m.text: m for m in search(moment.state, hint).moves[:5]}
+    move = shown["play city blue"]
+    values = [reviewer.value_searched(moment, move.action, s) or 0.0 for s in range(4)]
+    assert abs(move.win_chance - sum(values) / 4) < 0.1, (move.win_chance, values)
