@@ -36,6 +36,11 @@ cdef enum:
     NO_NODE = -1
     CLOCK_EVERY = 8
 
+# A shown win chance's next decision ranks its moves by how often each was chosen where
+# available once a move was offered this many times; one offered fewer ranks after them by
+# its visits (a move met a few times, as each is when first met, is no preference yet).
+cdef int PICK_MIN = 20
+
 # Smooth UCT's schedule (Heinrich & Silver 2015): at a node of n visits, UCB chooses with
 # probability max(GAMMA, ETA / (1 + D * sqrt(n))), the average strategy (the shares of
 # UCB's choices there) otherwise. Their ETA and GAMMA; D ten times theirs (0.001), which was
@@ -742,66 +747,95 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.show_n[forced] += 1
 
 
-cdef inline double pick_rate(const Worker* w, int32_t c) noexcept nogil:
-    """How often the search chose child `c` where it was available (the visit that made it
-    is not counted as available)."""
-    cdef int32_t offered = w.nodes[c].avail if w.nodes[c].avail > w.nodes[c].visits else w.nodes[c].visits
-    return w.nodes[c].visits / <double>offered if offered > 0 else 0.0
+cdef inline double availability(const Worker* w, int32_t c, int own, int64_t own_visits) noexcept nogil:
+    """The share of the root player's decisions at its node (its `own` moves there, chosen
+    `own_visits` times) where child `c` was available: 1 for a move offered fewer than
+    PICK_MIN times (too few to say) or always there. A move always there was still missed by
+    the visits before it was tried, at most one a move (an untried move is tried at once)."""
+    if w.nodes[c].avail < PICK_MIN:
+        return 1.0
+    return min(1.0, w.nodes[c].avail / <double>max(1, own_visits - own))
 
 
-cdef inline bint ranks_before(const Worker* w, int32_t a, int32_t b) noexcept nogil:
-    """Whether child `a` comes before child `b` in the player's preference: the more often
-    chosen where available, then the more visited, then the earlier."""
-    cdef double ra = pick_rate(w, a), rb = pick_rate(w, b)
-    if ra != rb:
-        return ra > rb
+cdef inline bint ranks_before(const Worker* w, int32_t a, int32_t b, int own,
+                              int64_t own_visits) noexcept nogil:
+    """Whether the root player prefers child `a` to child `b` at its decision: a move offered
+    PICK_MIN times or more before one offered fewer; between those, the one it chose more
+    often where available (visits over availability: the more visited of two always
+    there); then the more visited, then the earlier."""
+    cdef bint ma = w.nodes[a].avail >= PICK_MIN, mb = w.nodes[b].avail >= PICK_MIN
+    cdef double ra, rb
+    if ma != mb:
+        return ma
+    if ma:
+        ra = w.nodes[a].visits * availability(w, b, own, own_visits)
+        rb = w.nodes[b].visits * availability(w, a, own, own_visits)
+        if ra != rb:
+            return ra > rb
     return w.nodes[a].visits > w.nodes[b].visits or (
         w.nodes[a].visits == w.nodes[b].visits and a < b)
 
 
 cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
     """MO-ISMCTS, the root player's tree: the win sum of the iterations through `node` were
-    each of the root player's next decisions below it (a node of more than one child, its
-    own: only its own choices count its children's availability) worth the win chance of
-    the move it prefers where that move could be played, else of the next it prefers, and
-    so on, rather than the mean over every move it tried. Its preference is how often it
-    chose a move where available; a move's availability is its share of the node's visits
-    (a move always there counts 1), taken as independent of the others'. A node reached in worlds that differ in what the
-    player holds (a hidden draw) offers some moves only in some of them: their win chance
-    is not the node's, and the move always there is not the one preferred."""
-    cdef int32_t c = w.nodes[node].first_child, best, last = NO_NODE
-    cdef int children = 0
-    cdef bint own = False
-    cdef double total = w.nodes[node].win, left = 1.0, worth = 0.0, share
-    cdef double visits = w.nodes[node].visits
+    each of the root player's next decisions below it worth the win chance of the move it
+    prefers where that move could be played, else of the next it prefers, and so on, rather
+    than the mean over every move it tried (`preferred_win`). Its own moves at a node are
+    the children it was offered (only its own choices count availability); the others'
+    moves there (a node where who acts hangs on the world) are followed down."""
+    cdef int32_t c = w.nodes[node].first_child
+    cdef int own = 0
+    cdef int64_t own_visits = 0
+    cdef double total = w.nodes[node].win
     while c != NO_NODE:
-        children += 1
-        own = own or w.nodes[c].avail > 0
+        if w.nodes[c].avail > 0:
+            own += 1
+            own_visits += w.nodes[c].visits
         c = w.nodes[c].next_sibling
-    if own and children > 1:
-        while left > 0.0:
-            best = NO_NODE
-            c = w.nodes[node].first_child
-            while c != NO_NODE:
-                if (last == NO_NODE or ranks_before(w, last, c)) and (
-                        best == NO_NODE or ranks_before(w, c, best)):
-                    best = c
-                c = w.nodes[c].next_sibling
-            if best == NO_NODE or w.nodes[best].visits == 0:
-                break
-            # A move always there was still missed by the visits before it was tried, at
-            # most one a child (an untried move is tried before any is chosen again).
-            share = min(1.0, w.nodes[best].avail / max(1.0, visits - children))
-            worth += left * share * (w.nodes[best].win / w.nodes[best].visits)
-            left *= 1.0 - share
-            last = best
-        # Worlds where no move tried was available, if any: the node's own mean.
-        return visits * (worth + left * (w.nodes[node].win / visits))
     c = w.nodes[node].first_child
     while c != NO_NODE:
-        total += win_after(w, c) - w.nodes[c].win
+        if own > 1 and w.nodes[c].avail > 0:
+            total -= w.nodes[c].win
+        else:
+            total += win_after(w, c) - w.nodes[c].win
         c = w.nodes[c].next_sibling
+    if own > 1:
+        total += own_visits * preferred_win(w, node, own, own_visits)
     return total
+
+
+cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_visits) noexcept nogil:
+    """The root player's win chance at its decision at `node` (its `own` moves there, chosen
+    `own_visits` times): its preferred move's where that move was available, else the next
+    preferred's, and so on (`ranks_before`, `availability`; the availabilities taken as
+    independent); the mean of its moves' where none it tried was. A decision reached in worlds that differ in what the player holds (a
+    hidden draw) offers some moves only in some of them: their win chance is not the
+    decision's, and the move always there is not the one preferred."""
+    cdef int32_t c, best, last = NO_NODE
+    cdef double left = 1.0, worth = 0.0, share, won = 0.0
+    while left > 0.0:
+        best = NO_NODE
+        c = w.nodes[node].first_child
+        while c != NO_NODE:
+            if w.nodes[c].avail > 0 and (
+                    last == NO_NODE or ranks_before(w, last, c, own, own_visits)) and (
+                    best == NO_NODE or ranks_before(w, c, best, own, own_visits)):
+                best = c
+            c = w.nodes[c].next_sibling
+        if best == NO_NODE or w.nodes[best].visits == 0:
+            break
+        share = availability(w, best, own, own_visits)
+        worth += left * share * (w.nodes[best].win / w.nodes[best].visits)
+        left *= 1.0 - share
+        last = best
+    if left > 0.0:
+        c = w.nodes[node].first_child
+        while c != NO_NODE:
+            if w.nodes[c].avail > 0:
+                won += w.nodes[c].win
+            c = w.nodes[c].next_sibling
+        worth += left * won / max(1, own_visits)
+    return worth
 
 
 cdef void worker_run(Worker* w, double deadline) noexcept nogil:
@@ -1279,4 +1313,5 @@ def playout_results(CState state, int playouts, double epsilon, seed) -> tuple:
     variances = [max(0.0, (squares[p] - playouts * means[p] ** 2) / (playouts - 1)) / playouts
                  for p in range(players)]
     return means, variances
+
 
