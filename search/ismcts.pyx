@@ -747,29 +747,29 @@ cdef void iterate(Worker* w) noexcept nogil:
         w.show_n[forced] += 1
 
 
-cdef inline double availability(const Worker* w, int32_t c, int own, int64_t own_visits) noexcept nogil:
-    """The share of the root player's decisions at its node (its `own` moves there, chosen
-    `own_visits` times) where child `c` was available: 1 for a move offered fewer than
-    PICK_MIN times (too few to say) or always there. A move always there was still missed by
-    the visits before it was tried, at most one a move (an untried move is tried at once)."""
-    if w.nodes[c].avail < PICK_MIN:
-        return 1.0
-    return min(1.0, w.nodes[c].avail / <double>max(1, own_visits - own))
+cdef inline int64_t offered(const Worker* w, int32_t c, int64_t decisions) noexcept nogil:
+    """Of the root player's `decisions` at its node, in how many child `c` was available:
+    all for a move offered fewer than PICK_MIN times (too few to say) or always there. A move
+    always there was still missed by the visits before it was tried, at most one a move (an
+    untried move is tried at once), which `decisions` leaves out."""
+    if w.nodes[c].avail < PICK_MIN or w.nodes[c].avail > decisions:
+        return decisions
+    return w.nodes[c].avail
 
 
-cdef inline bint ranks_before(const Worker* w, int32_t a, int32_t b, int own,
-                              int64_t own_visits) noexcept nogil:
+cdef inline bint ranks_before(const Worker* w, int32_t a, int32_t b, int64_t decisions) noexcept nogil:
     """Whether the root player prefers child `a` to child `b` at its decision: a move offered
     PICK_MIN times or more before one offered fewer; between those, the one it chose more
-    often where available (visits over availability: the more visited of two always
-    there); then the more visited, then the earlier."""
+    often where available (visits over `offered`, compared exactly, so that the order is a
+    strict one: the more visited of two always there); then the more visited, then the
+    earlier."""
     cdef bint ma = w.nodes[a].avail >= PICK_MIN, mb = w.nodes[b].avail >= PICK_MIN
-    cdef double ra, rb
+    cdef int64_t ra, rb
     if ma != mb:
         return ma
     if ma:
-        ra = w.nodes[a].visits * availability(w, b, own, own_visits)
-        rb = w.nodes[b].visits * availability(w, a, own, own_visits)
+        ra = <int64_t>w.nodes[a].visits * offered(w, b, decisions)
+        rb = <int64_t>w.nodes[b].visits * offered(w, a, decisions)
         if ra != rb:
             return ra > rb
     return w.nodes[a].visits > w.nodes[b].visits or (
@@ -807,24 +807,28 @@ cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
 cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_visits) noexcept nogil:
     """The root player's win chance at its decision at `node` (its `own` moves there, chosen
     `own_visits` times): its preferred move's where that move was available, else the next
-    preferred's, and so on (`ranks_before`, `availability`; the availabilities taken as
-    independent); the mean of its moves' where none it tried was. A decision reached in worlds that differ in what the player holds (a
-    hidden draw) offers some moves only in some of them: their win chance is not the
-    decision's, and the move always there is not the one preferred."""
+    preferred's, and so on (`ranks_before`; a move's availability is the share of the
+    decisions it was `offered` in, taken as independent of the others'); the mean of its
+    moves' where none it tried was. A decision reached in worlds that differ in what the
+    player holds (a hidden draw) offers some moves only in some of them: their win chance is
+    not the decision's, and the move always there is not the one preferred."""
     cdef int32_t c, best, last = NO_NODE
     cdef double left = 1.0, worth = 0.0, share, won = 0.0
-    while left > 0.0:
+    cdef int64_t decisions = max(1, own_visits - own)
+    cdef int taken = 0
+    while left > 0.0 and taken < own:
+        taken += 1
         best = NO_NODE
         c = w.nodes[node].first_child
         while c != NO_NODE:
             if w.nodes[c].avail > 0 and (
-                    last == NO_NODE or ranks_before(w, last, c, own, own_visits)) and (
-                    best == NO_NODE or ranks_before(w, c, best, own, own_visits)):
+                    last == NO_NODE or ranks_before(w, last, c, decisions)) and (
+                    best == NO_NODE or ranks_before(w, c, best, decisions)):
                 best = c
             c = w.nodes[c].next_sibling
         if best == NO_NODE or w.nodes[best].visits == 0:
             break
-        share = availability(w, best, own, own_visits)
+        share = offered(w, best, decisions) / <double>decisions
         worth += left * share * (w.nodes[best].win / w.nodes[best].visits)
         left *= 1.0 - share
         last = best
