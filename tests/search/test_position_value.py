@@ -82,3 +82,23 @@ def test_a_finished_game_is_refused() -> None:
         state.apply_action(state.legal_actions()[0])
     with pytest.raises(ValueError, match="the game is over"):
         position_value(state, SearchConfig(iterations=50), 0)
+
+
+def test_moves_the_player_chose_at_equal_rates_are_ranked_and_the_value_returns() -> None:
+    """A move valued by bench/hint_quality.py (Royal Cities 2p, game 4, decision 19, `build
+    red-1 red`, its eighth world) whose search has a decision with moves chosen at equal
+    rates where available: ranked by floating-point products they made a cycle, and the
+    value never returned."""
+    from search.review import ReviewConfig, Reviewer, decisions_of_game
+
+    deal, moves = engine.new_game("royal_cities", 2, seed=4), []
+    state = deal.clone()
+    while not state.is_terminal():
+        action = HeuristicBot().choose(state, 40_000 + len(moves))
+        moves.append(state.action_to_string(action))
+        state.apply_action(action)
+    config = ReviewConfig(iterations=6000, deep_iterations=6000, seed=4)
+    reviewer = Reviewer(decisions_of_game(deal, moves, 0), config)
+    moment = next(m for m in reviewer.moments if m.number == 19)
+    value = reviewer.value_searched(moment, moment.state.string_to_action("build red-1 red"), 7)
+    assert value is not None and 0.0 <= value <= 1.0
