@@ -359,8 +359,9 @@ def position_value(
     state: State, config: SearchConfig, observer: int, cancel: CancelToken | None = None
 ) -> float:
     """`observer`'s win chance at `state`, whoever is to move: an MO-ISMCTS search for it,
-    dealing worlds from what it can see, that reads its own decisions at their most visited
-    move and the others' as its trees model them (as a search's tree values its moves). The
+    dealing worlds from what it can see, that reads its own decisions at the move it prefers
+    where that move is there (as `show`'s win chances do) and the others' as its trees model
+    them. The
     position after a move, searched so, values that move apart from the search that chose
     it. ValueError for a finished game, another algorithm, `show` or `whole_game`."""
     if state.is_terminal():
