@@ -786,34 +786,34 @@ cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
     cdef int32_t c = w.nodes[node].first_child
     cdef int own = 0
     cdef int64_t own_visits = 0
-    cdef double total = w.nodes[node].win
+    cdef double total = w.nodes[node].win, own_won = 0.0
     while c != NO_NODE:
         if w.nodes[c].avail > 0:
             own += 1
             own_visits += w.nodes[c].visits
-        c = w.nodes[c].next_sibling
-    c = w.nodes[node].first_child
-    while c != NO_NODE:
-        if own > 1 and w.nodes[c].avail > 0:
-            total -= w.nodes[c].win
-        else:
-            total += win_after(w, c) - w.nodes[c].win
+            own_won += w.nodes[c].win
         c = w.nodes[c].next_sibling
     if own > 1:
-        total += own_visits * preferred_win(w, node, own, own_visits)
+        total += own_visits * preferred_win(w, node, own, own_visits, own_won) - own_won
+    c = w.nodes[node].first_child
+    while c != NO_NODE:
+        if own <= 1 or w.nodes[c].avail == 0:
+            total += win_after(w, c) - w.nodes[c].win
+        c = w.nodes[c].next_sibling
     return total
 
 
-cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_visits) noexcept nogil:
+cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_visits,
+                          double own_won) noexcept nogil:
     """The root player's win chance at its decision at `node` (its `own` moves there, chosen
-    `own_visits` times): its preferred move's where that move was available, else the next
+    `own_visits` times and won `own_won` times): its preferred move's where that move was available, else the next
     preferred's, and so on (`ranks_before`; a move's availability is the share of the
     decisions it was `offered` in, taken as independent of the others'); the mean of its
     moves' where none it tried was. A decision reached in worlds that differ in what the
     player holds (a hidden draw) offers some moves only in some of them: their win chance is
     not the decision's, and the move always there is not the one preferred."""
     cdef int32_t c, best, last = NO_NODE
-    cdef double left = 1.0, worth = 0.0, share, won = 0.0
+    cdef double left = 1.0, worth = 0.0, share
     cdef int64_t decisions = max(1, own_visits - own)
     cdef int taken = 0
     while left > 0.0 and taken < own:
@@ -832,14 +832,7 @@ cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_vi
         worth += left * share * (w.nodes[best].win / w.nodes[best].visits)
         left *= 1.0 - share
         last = best
-    if left > 0.0:
-        c = w.nodes[node].first_child
-        while c != NO_NODE:
-            if w.nodes[c].avail > 0:
-                won += w.nodes[c].win
-            c = w.nodes[c].next_sibling
-        worth += left * won / max(1, own_visits)
-    return worth
+    return worth + left * own_won / max(1, own_visits)
 
 
 cdef void worker_run(Worker* w, double deadline) noexcept nogil:
@@ -1221,8 +1214,8 @@ cdef class SearchRun:
 
     def value(self) -> float:
         """The searched player's win chance at the root (MO-ISMCTS): the share of the
-        iterations it won, its own decisions below counted at their most visited move (as
-        `show` counts them), the others' as its trees model them. ValueError for another
+        iterations it won, its own decisions counted at the move it prefers where that move
+        was there (`win_after`, as `show` counts them), the others' as its trees model them. ValueError for another
         algorithm, or before any iteration."""
         if self.params.mode != MODE_MO:
             raise ValueError("value: only MO-ISMCTS keeps a tree of the searched player's own")
@@ -1317,5 +1310,3 @@ def playout_results(CState state, int playouts, double epsilon, seed) -> tuple:
     variances = [max(0.0, (squares[p] - playouts * means[p] ** 2) / (playouts - 1)) / playouts
                  for p in range(players)]
     return means, variances
-
-

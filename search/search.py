@@ -361,9 +361,9 @@ def position_value(
     """`observer`'s win chance at `state`, whoever is to move: an MO-ISMCTS search for it,
     dealing worlds from what it can see, that reads its own decisions at the move it prefers
     where that move is there (as `show`'s win chances do) and the others' as its trees model
-    them. The
-    position after a move, searched so, values that move apart from the search that chose
-    it. ValueError for a finished game, another algorithm, `show` or `whole_game`."""
+    them. The position after a move, searched so, values that move apart from the search
+    that chose it. ValueError for a finished game, another algorithm, `show` or
+    `whole_game`."""
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")
     run = SearchRun(state, config, cancel, observer=observer)
