@@ -970,7 +970,7 @@ cdef class _Job:
     cdef dict root_stats(self):
         """action -> [visits, reward sum and win sum for the root player, availability,
         average strategy weight]; with `show`, MO-ISMCTS's win sums count the root player's
-        next decision at its most visited move (`win_after`)."""
+        next decision at the move it prefers where that move is there (`win_after`)."""
         cdef int32_t c
         cdef bint after = self.w.params.show > 0 and self.w.params.mode == MODE_MO
         out = {}
@@ -1241,26 +1241,40 @@ cdef class SearchRun:
                 for k in range(5):
                     entry[k] += values[k]
         first = <_Job>self.jobs[0]
+        ranked = _ranked(merged, self.params.show if self.finished else 0,
+                         first.w.num_players == 1)
         return {
             "root_player": first.w.root_player,
             "moves": merged,
             "iterations": self.iterations,
             "actions": sum((<_Job>job).w.actions for job in self.jobs),
             "elapsed": self.elapsed,
-            "principal_variation": first.principal_variation(self.pv_length, _best(merged)),
+            "ranked": ranked,
+            "principal_variation": first.principal_variation(self.pv_length,
+                                                             ranked[0] if ranked else -1),
             "nodes": sum((<_Job>job).w.n_nodes for job in self.jobs),
             "capped": sum((<_Job>job).w.capped for job in self.jobs),
             "out_of_memory": any((<_Job>job).w.out_of_memory for job in self.jobs),
         }
 
 
-def _best(dict merged) -> int:
-    """The recommended move of merged root statistics: most visits, then the highest
-    mean reward, then the lowest id (as `search.search` ranks them); -1 with none."""
-    if not merged:
-        return -1
-    return min(merged, key=lambda a: (-merged[a][0],
-                                      -(merged[a][1] / merged[a][0] if merged[a][0] else 0.0), a))
+def _ranked(dict merged, int show, bint alone) -> list:
+    """Merged root statistics' moves in the order the search recommends them, its move first:
+    most visits, then the highest mean reward, then the lowest id. With `show` (K, its final
+    phase done) the first K by their worth to the player instead: the highest win chance
+    (alone, the highest mean reward: no one to beat, only a score), then that order."""
+    cdef int k
+    order = sorted(merged, key=lambda a: (-merged[a][0], -_mean(merged[a]), a))
+    k = min(show, len(order))
+    if k > 1:
+        worth = 1 if alone else 2
+        order[:k] = sorted(order[:k], key=lambda a: -merged[a][worth] / max(1, merged[a][0]))
+    return order
+
+
+def _mean(list entry) -> float:
+    """The mean reward of a move's root statistics."""
+    return entry[1] / entry[0] if entry[0] else 0.0
 
 
 def heuristic_action(CState state, seed, bint playout=False) -> int:

@@ -94,14 +94,16 @@ class SearchConfig:
     whole_game: int = 0
     #: With "regret": the share of uniform exploration in each choice, within (0, 1].
     gamma: float = 0.1
-    #: K > 0: win chances worth showing for the root's K most visited moves. The last
-    #: `show_share` of the budget (of its iterations, and of its time) is a final phase in
-    #: which the root visits those K moves (its K most visited when the phase starts)
-    #: least-visited first, so each ends with at least `show_share` / K of the budget, none
-    #: overtaking the most visited, which stays the move. Their win chances (MO-ISMCTS) then
-    #: count the player's next decision below each at its most visited move, not at every
-    #: move it tried. "ucb" selection at temperature 0 only, not with `whole_game`; with
-    #: threads each worker gives its own top K their share.
+    #: K > 0: win chances worth showing for the root's K most visited moves, and the move
+    #: chosen among them by them. The last `show_share` of the budget (of its iterations, and
+    #: of its time) is a final phase in which the root visits those K moves (its K most
+    #: visited when the phase starts) least-visited first, so each ends with at least
+    #: `show_share` / K of the budget, none overtaking the most visited. Their win chances
+    #: (MO-ISMCTS) then count the player's next decision below each at the move it prefers
+    #: where that move is there, not at every move it tried. The move is the one of the K
+    #: with the highest win chance (alone, the highest mean reward), listed first, the others
+    #: of the K after it by theirs. "ucb" selection at temperature 0 only, not with
+    #: `whole_game`; with threads each worker gives its own top K their share.
     show: int = 0
     show_share: float = 0.3
 
@@ -134,17 +136,18 @@ class SearchConfig:
                 f"temperature: the {self.selection} selection draws its move from its policy"
             )
         if self.show and not self.can_show:
-            raise ValueError("show: only a search that plays its most visited move can show "
-                             "(ucb selection, temperature 0, not whole_game)")  # fmt: skip
+            raise ValueError("show: only a search that picks its move, not one that draws it "
+                             "from its visits, can show (ucb selection, temperature 0, not "
+                             "whole_game)")  # fmt: skip
         if self.whole_game and (self.algorithm != "mo-ismcts" or self.reuse or self.infer):
             raise ValueError("whole_game: a search of the whole game is MO-ISMCTS's, "
                              "without reuse or infer")  # fmt: skip
 
     @property
     def can_show(self) -> bool:
-        """Whether `show` may be set: the search plays its most visited move, which forcing
-        the others' visits does not change (the other selections and a temperature read the
-        visits as a policy)."""
+        """Whether `show` may be set: the search picks its move from the root's statistics (the
+        other selections and a temperature read the visits as a policy, which forcing visits
+        would change)."""
         return self.selection == "ucb" and not self.temperature and not self.whole_game
 
     @property
@@ -295,7 +298,9 @@ class Search:
     def result(self) -> SearchResult:
         raw = self._run.stats()
         found = {action: raw["moves"].get(action, _UNSEEN) for action in self._legal}
-        order = sorted(self._legal, key=lambda a: (-found[a][0], -_mean(found[a]), a))
+        # The core's order (its move first; see `show`), then the moves no iteration reached.
+        seen = [action for action in raw["ranked"] if action in found and found[action][0]]
+        order = seen + sorted(set(self._legal) - set(seen))
         weights = _weights([found[a] for a in order], self.config)
         moves = [
             MoveStats(
@@ -340,10 +345,11 @@ def _mean(entry: _Entry) -> float:
 
 
 def _weights(entries: list[_Entry], config: SearchConfig) -> list[float]:
-    """The weights the move to play is drawn with, for moves by root statistics (most visited
-    first): for "smooth" and "regret" the average strategy (the C loop's weights), uniform
-    before any. For "ucb" the first alone at temperature 0 (or before any
-    visit), else visits^(1/temperature) relative to the first's."""
+    """The weights the move to play is drawn with, for moves by root statistics in the
+    core's order (most visited first; with `show`, the shown moves first by their worth):
+    for "smooth" and "regret" the average strategy (the C loop's weights), uniform before
+    any. For "ucb" the first alone at temperature 0 (or before any visit), else
+    visits^(1/temperature) relative to the first's."""
     visits = [entry[0] for entry in entries]
     if config.selection != "ucb":
         if any(entry[4] for entry in entries):

@@ -1,5 +1,6 @@
 """`show`: the final phase gives each of the root's top moves its share of the budget, the
-move is still the main phase's, the same seed gives the same search, bad values are named."""
+move is the one of them worth most, the same seed gives the same search, bad values are
+named."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 import engine
 from search.bots import HINT_SHOW, HeuristicBot, hint_config, search_config
+from search.games import default_bot
 from search.search import SearchConfig, search
 
 
@@ -44,36 +46,62 @@ def test_a_move_the_search_neglects_gets_its_share() -> None:
     assert search(state, replace(config, show=0)).moves[4].visits < least
 
 
-def test_the_move_is_the_main_phases() -> None:
-    """The final phase changes no visit of a move it does not show and leaves the move the
-    most visited before it: the search of the main phase's budget alone."""
+def test_the_move_is_the_shown_move_worth_most() -> None:
+    """The final phase changes no visit of a move it does not show and shows the main phase's
+    most visited moves; the move is the one of them with the highest win chance, listed
+    first, the other shown moves after it by theirs, and the only one the policy plays."""
     state = _deal()
     config = SearchConfig(iterations=4000, seed=9, show=4, show_share=0.25)
     result = search(state, config)
     main = search(state, replace(config, iterations=3000, show=0))
-    assert result.action == main.action
     visits = {m.action: m.visits for m in main.moves}
-    shown = {m.action for m in result.moves[:4]}
-    assert shown == {m.action for m in main.moves[:4]}
-    assert result.moves[0].action == result.action
+    shown = result.moves[:4]
+    assert {m.action for m in shown} == {m.action for m in main.moves[:4]}
+    assert result.action == shown[0].action
+    assert [m.win_chance for m in shown] == sorted((m.win_chance for m in shown), reverse=True)
+    assert [m.policy for m in result.moves] == [1.0] + [0.0] * (len(result.moves) - 1)
     for move in result.moves:
-        if move.action in shown:
+        if move in shown:
             assert move.visits >= visits[move.action]
         else:
             assert move.visits == visits[move.action]
 
 
+def test_the_shown_move_worth_most_can_be_another_than_the_most_visited() -> None:
+    """Where the main phase settled on a move that the final phase finds worth less than
+    another shown one (a Royal Cities 2-player turn), the move is the other one, and the
+    principal variation starts from it."""
+    state = engine.new_game("royal_cities", 2, seed=2)
+    for number in range(31):
+        state.apply_action(HeuristicBot().choose(state, number))
+    result = search(state, SearchConfig(iterations=3000, seed=4, show=5))
+    most_visited = max(result.moves, key=lambda m: m.visits)
+    assert result.action != most_visited.action
+    assert result.moves[0].win_chance > most_visited.win_chance
+    assert result.principal_variation[0] == result.text
+
+
+def test_alone_the_move_is_the_shown_move_of_the_best_score() -> None:
+    """Solo (no one to beat but a target), the shown moves are ranked by their mean reward."""
+    state = engine.new_game("royal_cities", 1, seed=2)
+    config = search_config(default_bot("royal_cities", 1), "royal_cities", 1, iterations=2000,
+                           seed=3, show=3)  # fmt: skip
+    shown = search(state, config).moves[:3]
+    assert [m.mean_reward for m in shown] == sorted((m.mean_reward for m in shown), reverse=True)
+
+
 def test_the_most_visited_stays_ahead() -> None:
     """With fewer legal moves than `show` (two), the final phase gives the other move at most
-    the most visited one's visits less one, and the rest to it: the move stays the most
-    visited."""
+    the most visited one's visits less one, and the rest to it: the main phase's move stays
+    the most visited."""
     state = engine.new_game("royal_cities", 2, seed=3)
     assert len(state.legal_actions()) == 2
     config = SearchConfig(iterations=2000, seed=1, show=5, show_share=0.9)
     result = search(state, config)
     main = search(state, replace(config, iterations=200, show=0))
-    assert result.action == main.action == result.moves[0].action
-    assert result.moves[0].visits - result.moves[1].visits in (1, 2)
+    first, second = sorted(result.moves, key=lambda m: -m.visits)
+    assert first.action == main.action
+    assert first.visits - second.visits in (1, 2)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
