@@ -198,11 +198,22 @@ def test_list_games_lists_the_difficulty_levels(
 # -- Recommend ---------------------------------------------------------------------------
 
 
+def _check_order(report: common_pb2.SearchReport, alone: bool) -> None:
+    """The estimated moves first (a hint's `show`), by their win chance (solo, their mean
+    reward), then the others, most visited first."""
+    shown = [m for m in report.moves if m.estimated]
+    assert list(report.moves[: len(shown)]) == shown
+    worth = [m.mean_reward if alone else m.win_chance for m in shown]
+    assert worth == sorted(worth, reverse=True)
+    rest = [m.visits for m in report.moves[len(shown) :]]
+    assert rest == sorted(rest, reverse=True)
+
+
 def _check_report(
     report: common_pb2.SearchReport, observation: advisor_pb2.Observation, iterations: int
 ) -> None:
     """A legal move, every legal move listed once, visits adding up to the iterations,
-    rewards and win chances within [0, 1], most visited first."""
+    rewards and win chances within [0, 1], in the report's order."""
     state = engine.state_from_observation(observation_from_proto(observation), seed=1)
     legal = {a: state.action_to_string(a) for a in state.legal_actions()}
     assert report.move.HasField("id")
@@ -213,8 +224,7 @@ def _check_report(
     assert len(report.moves) == len(legal)
     assert report.iterations == iterations
     assert sum(m.visits for m in report.moves) == report.iterations
-    visits = [m.visits for m in report.moves]
-    assert visits == sorted(visits, reverse=True)
+    _check_order(report, state.num_players == 1)
     assert report.moves[0].move == report.move
     for m in report.moves:
         assert 0.0 <= m.win_chance <= 1.0, m
