@@ -17,6 +17,15 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 #: The command line that starts `regent`, before its arguments.
 REGENT = (sys.executable, "-m", "clients.cli")
+#: `REGENT` as a terminal starts it, where Ctrl-C raises KeyboardInterrupt. A test run started
+#: with SIGINT ignored (a background job of a shell without job control) hands that on to
+#: its children, and Python then leaves SIGINT ignored.
+REGENT_AT_A_TERMINAL = (
+    sys.executable,
+    "-c",
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('clients.cli', run_name='__main__', alter_sys=True)",
+)
 
 
 def regent(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:

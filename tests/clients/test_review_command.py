@@ -23,7 +23,7 @@ from search.bots import HeuristicBot
 from search.games import default_bot
 from search.review import Decision, ReviewConfig, decisions_of_game, review
 from tests.clients.test_cli import Serve
-from tests.commands import ENV, REGENT, ROOT, regent
+from tests.commands import ENV, REGENT_AT_A_TERMINAL, ROOT, regent
 
 BUDGET = ("--iterations", "120", "--deep-iterations", "400", "--mistakes", "2", "--seed", "5")
 #: The command's review: with no --bot, the game's default bot, as the service's.
@@ -182,7 +182,7 @@ def test_review_of_a_match_with_a_wrong_token(served: Serve) -> None:
 def test_ctrl_c_stops_and_prints_what_is_done(record: Path, tmp_path: Path) -> None:
     chart = tmp_path / "stopped.png"
     process = subprocess.Popen(
-        [*REGENT, "review", str(record), "--iterations", "200000",
+        [*REGENT_AT_A_TERMINAL, "review", str(record), "--iterations", "200000",
          "--chart", str(chart)],
         cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
