@@ -806,10 +806,10 @@ cdef double win_after(const Worker* w, int32_t node) noexcept nogil:
 cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_visits,
                           double own_won) noexcept nogil:
     """The root player's win chance at its decision at `node` (its `own` moves there, chosen
-    `own_visits` times and won `own_won` times): its preferred move's where that move was available, else the next
-    preferred's, and so on (`ranks_before`; a move's availability is the share of the
-    decisions it was `offered` in, taken as independent of the others'); the mean of its
-    moves' where none it tried was. A decision reached in worlds that differ in what the
+    `own_visits` times and won `own_won` times): its preferred move's where that move was
+    available, else the next preferred's, and so on (`ranks_before`; a move's availability
+    is the share of the decisions it was `offered` in, taken as independent of the
+    others'); the mean of its moves' where none it tried was. A decision reached in worlds that differ in what the
     player holds (a hidden draw) offers some moves only in some of them: their win chance is
     not the decision's, and the move always there is not the one preferred."""
     cdef int32_t c, best, last = NO_NODE
@@ -1215,8 +1215,8 @@ cdef class SearchRun:
     def value(self) -> float:
         """The searched player's win chance at the root (MO-ISMCTS): the share of the
         iterations it won, its own decisions counted at the move it prefers where that move
-        was there (`win_after`, as `show` counts them), the others' as its trees model them. ValueError for another
-        algorithm, or before any iteration."""
+        was there (`win_after`, as `show` counts them), the others' as its trees model them.
+        ValueError for another algorithm, or before any iteration."""
         if self.params.mode != MODE_MO:
             raise ValueError("value: only MO-ISMCTS keeps a tree of the searched player's own")
         cdef double won = 0.0

@@ -95,7 +95,7 @@ class SearchConfig:
     #: With "regret": the share of uniform exploration in each choice, within (0, 1].
     gamma: float = 0.1
     #: K > 0: win chances worth showing for the root's K most visited moves, and the move
-    #: chosen among them by them. The last `show_share` of the budget (of its iterations, and
+    #: chosen among those K by them. The last `show_share` of the budget (of its iterations, and
     #: of its time) is a final phase in which the root visits those K moves (its K most
     #: visited when the phase starts) least-visited first, so each ends with at least
     #: `show_share` / K of the budget, none overtaking the most visited. Their win chances
