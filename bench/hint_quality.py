@@ -50,6 +50,8 @@ from search.search import SearchConfig, search
 
 #: Within this of its move's own value, a shown win chance is right.
 CLOSE = 0.05
+#: The search issue's goal for a hint's largest regret.
+MAX_REGRET = 0.10
 #: `--replies` for valuing a move by a search from the position right after it.
 TREE = "tree"
 
@@ -124,6 +126,19 @@ class Position:
         noisy values it is scored by, so this reads high: it counts the measure's noise."""
         values = self.values
         return max(values) - values[self.chosen]
+
+    @property
+    def regret_noise(self) -> float:
+        """The regret's standard error: from the spread of the best move's samples less the
+        chosen one's, paired world by world (every move is valued in the same worlds), or as
+        two independent means where a sample could not be valued for one of them."""
+        values, noise = self.values, self.noise
+        best = max(range(len(values)), key=values.__getitem__)
+        ahead, chosen = self.samples[best], self.samples[self.chosen]
+        if len(ahead) != len(chosen) or len(ahead) < 2:
+            return math.hypot(noise[best], noise[self.chosen])
+        diffs = [b - c for b, c in zip(ahead, chosen, strict=True)]
+        return statistics.stdev(diffs) / len(diffs) ** 0.5
 
     @property
     def split_regret(self) -> float:
@@ -266,6 +281,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  regret mean {statistics.fmean(regrets):.4f}, max {max(regrets):.3f}; the best "
           f"picked and scored on separate halves of the samples: mean "
           f"{statistics.fmean(split):.4f}, max {max(split):.3f}")  # fmt: skip
+    past = [p for p in found if p.regret > MAX_REGRET]
+    clearly = sum(p.regret - 2 * p.regret_noise > MAX_REGRET for p in past)
+    worst = max(found, key=lambda p: p.regret)
+    print(f"  the largest regret's standard error {worst.regret_noise:.3f}; regrets past "
+          f"{MAX_REGRET}: {len(past)}, of which {clearly} by more than twice their standard "
+          f"error")  # fmt: skip
     print(f"  shown win chances within {CLOSE} of their move's value: {close} of {len(errors)} "
           f"({close / len(errors):.0%}); mean error {statistics.fmean(errors):.3f}, "
           f"max {max(errors):.3f}; root-mean-square error {_rms(errors):.3f}, "

@@ -31,6 +31,7 @@ def test_the_others_can_reply_by_a_search(capsys) -> None:
     assert "the others replying by mo-ismcts:iterations=50" in out
     assert "the values' own standard error" in out
     assert "scored on separate halves of the samples" in out
+    assert "the largest regret's standard error" in out
     assert "with the values' noise taken out" in out
     assert "one valuing search against the mean of the move's other samples" in out
     assert "their noise alone would leave" in out
@@ -45,6 +46,18 @@ def test_the_regrets_bracket_a_choice_among_equal_moves() -> None:
     # A move truly better in every half is found by both.
     better = Position((0.5, 0.6), (100, 100), ((0.5, 0.5, 0.5, 0.5), (0.6, 0.6, 0.6, 0.6)), 0)
     assert better.regret == pytest.approx(0.1) == better.split_regret
+
+
+def test_the_regret_has_its_standard_error() -> None:
+    # The chosen move and a better one valued in the same four worlds: their differences
+    # (0.1, 0.3, 0.1, 0.3) are paired world by world, whatever each world is worth.
+    paired = Position((0.5, 0.5), (100, 100), ((0.2, 0.6, 0.2, 0.6), (0.3, 0.9, 0.3, 0.9)), 0)
+    assert paired.regret == pytest.approx(0.2)
+    assert paired.regret_noise == pytest.approx(0.1155 / 2, abs=1e-4)
+    # A world the better move could not be valued in: the two means taken as independent.
+    unpaired = Position((0.5, 0.5), (100, 100), ((0.2, 0.6, 0.2, 0.6), (0.3, 0.9, 0.3)), 0)
+    assert unpaired.regret_noise == pytest.approx(math.hypot(*unpaired.noise))
+    assert Position((0.5,), (100,), ((0.4, 0.6),), 0).regret_noise == 0.0
 
 
 def test_the_noise_is_taken_out_of_the_error() -> None:
