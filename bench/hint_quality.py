@@ -23,7 +23,8 @@ more without it:
 - regret: picking the best move by the same noisy values that score it reads high (the
   largest of several noisy values is biased up); picked on one half of the samples and
   scored on the other, it reads low (the half's pick may not be the best). The two bracket
-  the regret by an exact measure.
+  the regret by an exact measure. The largest regret is printed with its standard error,
+  and the regrets past 0.10 are counted with how many pass it by more than twice theirs.
 - errors: a squared error less its value's variance estimates the squared error against the
   exact value, so the root-mean-square error is printed with the measure's noise taken out;
   and since not even two unbiased estimates always agree within 0.05, the bench prints how
