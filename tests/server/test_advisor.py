@@ -22,6 +22,7 @@ from search.games import default_bot
 from search.levels import LEVELS
 from tests.support.errors import field_violations, violated_fields
 from tests.support.random_games import play_to, position, terminal_position
+from tests.support.reports import check_order
 from tests.support.server import RunningServer
 from tests.timing import SLACK
 
@@ -198,17 +199,6 @@ def test_list_games_lists_the_difficulty_levels(
 # -- Recommend ---------------------------------------------------------------------------
 
 
-def _check_order(report: common_pb2.SearchReport, alone: bool) -> None:
-    """The estimated moves first (a hint's `show`), by their win chance (solo, their mean
-    reward), then the others, most visited first."""
-    shown = [m for m in report.moves if m.estimated]
-    assert list(report.moves[: len(shown)]) == shown
-    worth = [m.mean_reward if alone else m.win_chance for m in shown]
-    assert worth == sorted(worth, reverse=True)
-    rest = [m.visits for m in report.moves[len(shown) :]]
-    assert rest == sorted(rest, reverse=True)
-
-
 def _check_report(
     report: common_pb2.SearchReport, observation: advisor_pb2.Observation, iterations: int
 ) -> None:
@@ -224,7 +214,7 @@ def _check_report(
     assert len(report.moves) == len(legal)
     assert report.iterations == iterations
     assert sum(m.visits for m in report.moves) == report.iterations
-    _check_order(report, state.num_players == 1)
+    check_order(report, state.num_players == 1)
     assert report.moves[0].move == report.move
     for m in report.moves:
         assert 0.0 <= m.win_chance <= 1.0, m
