@@ -133,11 +133,11 @@ class Position:
         """The regret's standard error: from the spread of the best move's samples less the
         chosen one's, paired world by world (every move is valued in the same worlds), or as
         two independent means where a sample could not be valued for one of them."""
-        values, noise = self.values, self.noise
+        values = self.values
         best = max(range(len(values)), key=values.__getitem__)
         ahead, chosen = self.samples[best], self.samples[self.chosen]
         if len(ahead) != len(chosen) or len(ahead) < 2:
-            return math.hypot(noise[best], noise[self.chosen])
+            return math.hypot(self.noise[best], self.noise[self.chosen])
         diffs = [b - c for b, c in zip(ahead, chosen, strict=True)]
         return statistics.stdev(diffs) / len(diffs) ** 0.5
 

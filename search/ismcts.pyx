@@ -809,9 +809,10 @@ cdef double preferred_win(const Worker* w, int32_t node, int own, int64_t own_vi
     `own_visits` times and won `own_won` times): its preferred move's where that move was
     available, else the next preferred's, and so on (`ranks_before`; a move's availability
     is the share of the decisions it was `offered` in, taken as independent of the
-    others'); the mean of its moves' where none it tried was. A decision reached in worlds that differ in what the
-    player holds (a hidden draw) offers some moves only in some of them: their win chance is
-    not the decision's, and the move always there is not the one preferred."""
+    others'); the mean of its moves' where none it tried was. A decision reached in worlds
+    that differ in what the player holds (a hidden draw) offers some moves only in some of
+    them: their win chance is not the decision's, and the move always there is not the one
+    preferred."""
     cdef int32_t c, best, last = NO_NODE
     cdef double left = 1.0, worth = 0.0, share
     cdef int64_t decisions = max(1, own_visits - own)
