@@ -4,6 +4,7 @@
 playout that many actions past the tree and scores it by the game's `State.evaluate`.
 """
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
@@ -54,6 +55,7 @@ class SearchRun:
     def value(self) -> float: ...
     def stats(self) -> dict[str, Any]: ...
 
+def mean_reward(entry: Sequence[float]) -> float: ...
 def heuristic_action(state: State, seed: int, playout: bool = False) -> int: ...
 def playout_results(
     state: State, playouts: int, epsilon: float, seed: int

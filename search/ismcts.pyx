@@ -1265,7 +1265,7 @@ def _ranked(dict merged, int show, bint alone) -> list:
     phase done) the first K by their worth to the player instead: the highest win chance
     (alone, the highest mean reward: no one to beat, only a score), then that order."""
     cdef int k
-    order = sorted(merged, key=lambda a: (-merged[a][0], -_mean(merged[a]), a))
+    order = sorted(merged, key=lambda a: (-merged[a][0], -mean_reward(merged[a]), a))
     k = min(show, len(order))
     if k > 1:
         worth = 1 if alone else 2
@@ -1273,8 +1273,8 @@ def _ranked(dict merged, int show, bint alone) -> list:
     return order
 
 
-def _mean(list entry) -> float:
-    """The mean reward of a move's root statistics."""
+def mean_reward(entry) -> float:
+    """The mean reward of a move's root statistics (visits, reward, ...; 0 unvisited)."""
     return entry[1] / entry[0] if entry[0] else 0.0
 
 

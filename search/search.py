@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine.interface import State
-from search.ismcts import CancelToken, Mode, SearchRun, Selection
+from search.ismcts import CancelToken, Mode, SearchRun, Selection, mean_reward
 
 ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
 #: How a player's move is chosen at a node of the tree: "ucb", the most promising by UCB (the
@@ -307,7 +307,7 @@ class Search:
                 action=action,
                 text=self._text(action),
                 visits=found[action][0],
-                mean_reward=_mean(found[action]),
+                mean_reward=mean_reward(found[action]),
                 win_chance=found[action][2] / found[action][0] if found[action][0] else 0.0,
                 availability=found[action][3],
                 policy=weight / sum(weights),
@@ -337,11 +337,6 @@ class Search:
 #: A move's root statistics: visits, reward, win, availability, average strategy weight.
 _Entry = tuple[int, float, float, int, float]
 _UNSEEN: _Entry = (0, 0.0, 0.0, 0, 0.0)
-
-
-def _mean(entry: _Entry) -> float:
-    """The mean reward of a move's root statistics."""
-    return entry[1] / entry[0] if entry[0] else 0.0
 
 
 def _weights(entries: list[_Entry], config: SearchConfig) -> list[float]:
