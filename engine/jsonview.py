@@ -68,11 +68,24 @@ class Reader:
             raise InvalidObservationError(self.field(key), "must be a list")
         return list(value)
 
+    def game(self, name: builtins.str) -> builtins.str:
+        """The observation's `game`, which must be `name` (the default when absent)."""
+        game = self.str("game", default=name)
+        if game != name:
+            raise InvalidObservationError("game", f"expected '{name}', got '{{game}}'", game=game)
+        return game
+
     def cards(self, key: builtins.str, default: Any = ...) -> tuple[builtins.str, ...]:
+        return self.names(key, "a card name", default)
+
+    def names(
+        self, key: builtins.str, what: builtins.str, default: Any = ...
+    ) -> tuple[builtins.str, ...]:
+        """A list of strings, each `what` (a card's or an action's name)."""
         items = self.list(key, default)
         for i, item in enumerate(items):
             if not isinstance(item, str):
-                raise InvalidObservationError(f"{self.field(key)}[{i}]", "must be a card name")
+                raise InvalidObservationError(f"{self.field(key)}[{i}]", f"must be {what}")
         return tuple(items)
 
     def ints(self, key: builtins.str, default: Any = ...) -> tuple[builtins.int, ...]:

@@ -107,9 +107,7 @@ class Observation:
     def from_json(cls, data: Any) -> Observation:
         """Parse a dict as produced by `to_json`; InvalidObservationError names the bad field."""
         obj = Reader(data, "observation")
-        game = obj.str("game", default="citadels")
-        if game != "citadels":
-            raise InvalidObservationError("game", "expected 'citadels', got '{game}'", game=game)
+        game = obj.game("citadels")
         return cls(
             observer=obj.int("observer"),
             num_players=obj.int("num_players"),

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine.errors import InvalidObservationError
 from engine.jsonview import Reader, lists
 from engine.leduc_poker.rules import RulesConfig
 
@@ -36,24 +35,14 @@ class Observation:
     def from_json(cls, data: Any) -> Observation:
         """Parse a dict as produced by `to_json`; InvalidObservationError names the bad field."""
         obj = Reader(data, "observation")
-        game = obj.str("game", default="leduc_poker")
-        if game != "leduc_poker":
-            raise InvalidObservationError("game", f"expected 'leduc_poker', got {game!r}")
+        game = obj.game("leduc_poker")
         return cls(
             observer=obj.int("observer"),
             num_players=obj.int("num_players", 2),
             rules=RulesConfig.from_json(obj.get("rules", {})),
             card=obj.str("card"),
             public=obj.opt_str("public"),
-            history=_actions(obj, "history"),
+            history=obj.names("history", "an action name", ()),
             shown=obj.opt_str("shown"),
             game=game,
         )
-
-
-def _actions(r: Reader, key: str) -> tuple[str, ...]:
-    items = r.list(key, ())
-    for i, item in enumerate(items):
-        if not isinstance(item, str):
-            raise InvalidObservationError(f"{r.field(key)}[{i}]", "must be an action name")
-    return tuple(items)

@@ -101,11 +101,7 @@ class Observation:
     def from_json(cls, data: Any) -> Observation:
         """Parse a dict as produced by `to_json`; InvalidObservationError names the bad field."""
         obj = Reader(data, "observation")
-        game = obj.str("game", default="royal_cities")
-        if game != "royal_cities":
-            raise InvalidObservationError(
-                "game", "expected 'royal_cities', got '{game}'", game=game
-            )
+        game = obj.game("royal_cities")
         players = tuple(_player(p, i) for i, p in enumerate(obj.list("players")))
         regent_raw = obj.get("regent", None)
         regent = None
