@@ -1268,14 +1268,19 @@ def _ranked(dict merged, int show, bint alone) -> list:
     order = sorted(merged, key=lambda a: (-merged[a][0], -mean_reward(merged[a]), a))
     k = min(show, len(order))
     if k > 1:
-        worth = 1 if alone else 2
-        order[:k] = sorted(order[:k], key=lambda a: -merged[a][worth] / max(1, merged[a][0]))
+        worth = mean_reward if alone else win_chance
+        order[:k] = sorted(order[:k], key=lambda a: -worth(merged[a]))
     return order
 
 
 def mean_reward(entry) -> float:
-    """The mean reward of a move's root statistics (visits, reward, ...; 0 unvisited)."""
+    """The mean reward of a move's root statistics (visits, reward, win, ...; 0 unvisited)."""
     return entry[1] / entry[0] if entry[0] else 0.0
+
+
+def win_chance(entry) -> float:
+    """The root player's mean game result over a move's root statistics (0 unvisited)."""
+    return entry[2] / entry[0] if entry[0] else 0.0
 
 
 def heuristic_action(CState state, seed, bint playout=False) -> int:

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine.interface import State
-from search.ismcts import CancelToken, Mode, SearchRun, Selection, mean_reward
+from search.ismcts import CancelToken, Mode, SearchRun, Selection, mean_reward, win_chance
 
 ALGORITHMS = {"mo-ismcts": Mode.MODE_MO, "so-ismcts": Mode.MODE_SO, "pimc": Mode.MODE_PIMC}
 #: How a player's move is chosen at a node of the tree: "ucb", the most promising by UCB (the
@@ -308,7 +308,7 @@ class Search:
                 text=self._text(action),
                 visits=found[action][0],
                 mean_reward=mean_reward(found[action]),
-                win_chance=found[action][2] / found[action][0] if found[action][0] else 0.0,
+                win_chance=win_chance(found[action]),
                 availability=found[action][3],
                 policy=weight / sum(weights),
             )
