@@ -8,6 +8,7 @@ cdef enum:
     OBSERVED_HIDDEN = -1        # another player's secret choice is now made
     OBSERVED_NOTHING = -2       # a step inside another player's secret choice
     MAX_HISTORY = 1024          # the most actions `history` writes
+    MAX_OWN_LABELS = 8          # own_label's labels past the actions: num_actions + 0 .. 7
 
 ctypedef struct GameApi:
     size_t state_size
@@ -33,6 +34,13 @@ ctypedef struct GameApi:
     # The game's hand-written policy; reads only what the player to move knows. By its
     # hand-set judgement, or (`playout`) by the playouts' weights at the game's player count.
     int (*heuristic_action)(const void* s, uint64_t* rng, bint playout) noexcept nogil
+    # The label the acting player's own tree gives `action` below the search's root (NULL:
+    # the action itself everywhere): `num_actions` + k (k < MAX_OWN_LABELS) names a move by
+    # its rank among the legal ones where which moves are legal hangs on the player's own
+    # hidden draw (e.g. keeping the better of two drawn cards), so that the worlds' draws
+    # share one subtree rather than one each; distinct for distinct legal actions; reads only
+    # what the player to move knows.
+    int (*own_label)(const void* s, int action) noexcept nogil
     # Inference (all zero when the game has none): deals of what a player cannot see,
     # weighed by how likely they make the others' observed choices under a fitted model.
     size_t belief_size          # bytes of one deal

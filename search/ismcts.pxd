@@ -50,6 +50,7 @@ cdef struct SearchParams:
     int show                      # the root's top moves the final phase visits least-visited first; 0: none
     double show_share             # the share of the budget (iterations and time) that phase takes
     int observer                  # the player searched for (the root player); -1: the one to move
+    int merge_draws               # below the root, the acting tree labels moves by the game's own_label
 
 cdef struct Worker:
     const GameApi* api

@@ -28,7 +28,8 @@ import time
 
 from engine.cstate cimport CState
 from engine.game_api cimport (
-    MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, MAX_HISTORY, OBSERVED_NOTHING, GameApi,
+    MAX_GAME_ACTIONS, MAX_GAME_PLAYERS, MAX_HISTORY, MAX_OWN_LABELS, OBSERVED_HIDDEN, OBSERVED_NOTHING,
+    GameApi,
 )
 from engine.rng cimport rng_below, rng_next, rng_seed
 
@@ -141,8 +142,9 @@ cdef int worker_start(Worker* w) noexcept nogil:
         w.cap = w.params.max_nodes
     w.nodes = <Node*>malloc(w.cap * sizeof(Node))
     w.scratch = <char*>malloc(size)
-    w.child_at = <int32_t*>malloc(w.api.num_actions * sizeof(int32_t))
-    w.stamp_at = <uint32_t*>calloc(w.api.num_actions, sizeof(uint32_t))
+    # Indexed by label: an action, or one of the game's own labels past them (own_label).
+    w.child_at = <int32_t*>malloc((w.api.num_actions + MAX_OWN_LABELS) * sizeof(int32_t))
+    w.stamp_at = <uint32_t*>calloc(w.api.num_actions + MAX_OWN_LABELS, sizeof(uint32_t))
     w.stamp = 0
     w.worlds = NULL
     if w.params.mode == MODE_PIMC:
@@ -245,6 +247,14 @@ cdef int worker_reroot(Worker* w, int action) noexcept nogil:
         if w.params.mode == MODE_MO and t != w.root_player:
             label = w.api.observed_action(w.root, action, t)
         start[t] = w.roots[t] if label == OBSERVED_NOTHING else find_child(w, w.roots[t], label)
+        # A root names its moves by their actions: a subtree whose next moves carry the
+        # game's own labels (below a root they stood for moves by rank) is not kept.
+        c = w.nodes[start[t]].first_child if start[t] != NO_NODE else NO_NODE
+        while c != NO_NODE:
+            if w.nodes[c].label >= w.api.num_actions:
+                start[t] = NO_NODE
+                break
+            c = w.nodes[c].next_sibling
     # Breadth first: each tree's new root, then every copied node's children in order.
     for t in range(w.num_trees):
         origin[count] = start[t]
@@ -563,6 +573,9 @@ cdef int final_pick(const Worker* w, const int16_t* buf, int n) noexcept nogil:
 
 cdef void iterate(Worker* w) noexcept nogil:
     cdef int16_t buf[MAX_GAME_ACTIONS]
+    # The acting player's tree's labels of the moves in `buf` (`own_label` below the root).
+    cdef int16_t own[MAX_GAME_ACTIONS]
+    cdef int16_t* labels
     cdef int32_t cur[MAX_WORLDS]
     cdef int32_t path[MAX_DEPTH]
     cdef double r[MAX_GAME_PLAYERS]
@@ -576,7 +589,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef int choices = 0, offered = 0
     cdef bint regret = w.params.selection == SEL_REGRET
     cdef int32_t child, best_child, node
-    cdef int depth = 0, n, i, j, t, tj, a, untried, pick, first, last, label, p, forced = -1
+    cdef int depth = 0, n, i, j, t, tj, a, act, untried, pick, first, last, label, p, forced = -1
     cdef int64_t total
     cdef double best, value, weights
     cdef bint active[MAX_WORLDS]
@@ -620,10 +633,15 @@ cdef void iterate(Worker* w) noexcept nogil:
             break
         node = cur[tj]
         n = api.legal_actions(d, buf)
+        labels = buf
+        if w.params.merge_draws and api.own_label != NULL and steps > 0:
+            for i in range(n):
+                own[i] = <int16_t>api.own_label(d, buf[i])
+            labels = own
         index_children(w, node)
         untried = 0
         for i in range(n):
-            if child_of(w, buf[i]) == NO_NODE:
+            if child_of(w, labels[i]) == NO_NODE:
                 untried += 1
         a = -1
         if steps == 0 and w.in_final:
@@ -634,9 +652,9 @@ cdef void iterate(Worker* w) noexcept nogil:
         if a < 0 and untried > 0 and w.n_nodes + w.num_trees < w.params.max_nodes:
             pick = rng_below(w.rng, untried)
             for i in range(n):
-                if child_of(w, buf[i]) == NO_NODE:
+                if child_of(w, labels[i]) == NO_NODE:
                     if pick == 0:
-                        a = buf[i]
+                        a = labels[i]
                         break
                     pick -= 1
             expanded = True
@@ -647,7 +665,7 @@ cdef void iterate(Worker* w) noexcept nogil:
         total = 0
         weights = 0.0
         for i in range(n):
-            child = child_of(w, buf[i])
+            child = child_of(w, labels[i])
             if child == NO_NODE:
                 continue
             w.nodes[child].avail += 1
@@ -660,7 +678,7 @@ cdef void iterate(Worker* w) noexcept nogil:
                     best_child = child
         if a < 0 and regret:
             offered_at[choices] = offered
-            offered += regret_child(w, node, buf, n, offered, &best_child, &chance[choices])
+            offered += regret_child(w, node, labels, n, offered, &best_child, &chance[choices])
             chose[choices] = best_child
             chooser[choices] = j
             baseline[choices] = w.nodes[node].reward[j] / w.nodes[node].visits
@@ -671,19 +689,25 @@ cdef void iterate(Worker* w) noexcept nogil:
                 # The average strategy counts UCB's choices alone (fictitious play averages
                 # best replies): counting its own draws too only slows it down.
                 if weights > 0 and smooth_average(w, node):
-                    best_child = average_child(w, buf, n, weights)
+                    best_child = average_child(w, labels, n, weights)
                 elif best_child != NO_NODE:
                     w.nodes[best_child].strategy += 1
             if best_child == NO_NODE:
                 break
             a = w.nodes[best_child].label
-        # Descend every tree with the move as its owner observes it.
+        # The move behind the label; every tree descends with it as its owner observes it.
+        act = a
+        if labels != buf:
+            for i in range(n):
+                if labels[i] == a:
+                    act = buf[i]
+                    break
         for t in range(first, last):
             if not active[t]:
                 continue
             label = a
             if w.params.mode == MODE_MO and t != tj:
-                label = api.observed_action(d, a, t)
+                label = api.observed_action(d, act, t)
                 if label == OBSERVED_NOTHING:
                     continue
             child = child_or_new(w, cur[t], label)
@@ -693,7 +717,7 @@ cdef void iterate(Worker* w) noexcept nogil:
             cur[t] = child
             path[depth] = child
             depth += 1
-        api.apply_action(d, a)
+        api.apply_action(d, act)
         w.actions += 1
         steps += 1
 
@@ -990,7 +1014,7 @@ cdef class _Job:
     cdef list principal_variation(self, int length, int first):
         """Labels along the most visited children of the (first) root tree, from the
         root's child labelled `first` (the move the search recommends)."""
-        cdef int32_t node, c, best
+        cdef int32_t node, c, best, label
         trees = self.root_trees()
         labels = []
         if not trees:
@@ -1008,7 +1032,9 @@ cdef class _Job:
                 c = self.w.nodes[c].next_sibling
             if best == NO_NODE or self.w.nodes[best].visits == 0:
                 break
-            labels.append(self.w.nodes[best].label)
+            # A move named by its rank (the game's own_label) has no text: shown as hidden.
+            label = self.w.nodes[best].label
+            labels.append(OBSERVED_HIDDEN if label >= self.w.api.num_actions else label)
             node = best
         return labels
 
@@ -1035,6 +1061,7 @@ cdef SearchParams search_params(config) except *:
     p.gamma = config.gamma
     p.show = config.show
     p.show_share = config.show_share
+    p.merge_draws = config.merge_draws
     p.observer = -1
     return p
 

@@ -106,6 +106,12 @@ class SearchConfig:
     #: `whole_game`; with threads each worker gives its own top K their share.
     show: int = 0
     show_share: float = 0.3
+    #: 1: below the root, the moves of a decision whose options hang on the player's own
+    #: hidden draw (Citadels: which drawn card to keep) are named in its tree by their rank
+    #: by the game's heuristic, not by card, so that the worlds' different draws share one
+    #: subtree rather than splitting the move's visits over one each (the game's
+    #: `own_label`; no effect in a game without one).
+    merge_draws: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -181,6 +187,7 @@ _INT_RANGES = (
     ("infer", 0, 1 << 16),
     ("whole_game", 0, 1),
     ("show", 0, MAX_SHOW),
+    ("merge_draws", 0, 1),
 )
 #: (option, lowest, highest, whether the lowest is excluded) for the real-valued options.
 _FLOAT_RANGES = (

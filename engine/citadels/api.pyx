@@ -3,12 +3,12 @@ from libc.stdint cimport int16_t, uint64_t
 
 from engine.game_api cimport GameApi
 from engine.citadels.core cimport (
-    NUM_ACTIONS, CTState, ct_apply, ct_current_player, ct_is_terminal, ct_legal_actions, ct_margins,
-    ct_observed_action, ct_resample, ct_returns,
+    NUM_ACTIONS, PH_KEEP, CTState, ct_apply, ct_current_player, ct_is_terminal, ct_legal_actions,
+    ct_margins, ct_observed_action, ct_resample, ct_returns,
 )
 from engine.citadels.belief cimport CTDeal, ct_belief_deal, ct_belief_put, ct_belief_ready
 from engine.citadels.evaluation cimport ct_evaluate
-from engine.citadels.heuristic cimport ct_heuristic_action
+from engine.citadels.heuristic cimport ct_heuristic_action, ct_keep_rank
 
 
 cdef int _num_players(const void* s) noexcept nogil:
@@ -55,6 +55,13 @@ cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept 
     return ct_heuristic_action(<const CTState*>s, rng, playout)
 
 
+cdef int _own_label(const void* s, int action) noexcept nogil:
+    # Which cards a keep offers hangs on the player's own draw: named by rank, one subtree.
+    if (<const CTState*>s).phase != PH_KEEP:
+        return action
+    return NUM_ACTIONS + ct_keep_rank(<const CTState*>s, action)
+
+
 cdef bint _belief_ready(const void* s) noexcept nogil:
     return ct_belief_ready(<const CTState*>s)
 
@@ -81,6 +88,7 @@ CT_API.evaluate = _evaluate
 CT_API.resample = _resample
 CT_API.observed_action = _observed_action
 CT_API.heuristic_action = _heuristic_action
+CT_API.own_label = _own_label
 CT_API.belief_size = sizeof(CTDeal)
 CT_API.belief_ready = _belief_ready
 CT_API.belief_deal = _belief_deal

@@ -136,6 +136,31 @@ cdef double keep_value(const CTState* s, const double* W, int p, int kind) noexc
     return v
 
 
+cdef inline double keep_worth(const CTState* s, const double* W, int kind) noexcept nogil:
+    """How much the player to move wants its keep move for `kind`: the card's keep value
+    when keeping one, less it when putting one back (keeping two of three)."""
+    cdef double v = keep_value(s, W, s.cur, kind)
+    return v if s.keep_left == 1 else -v
+
+
+cdef int ct_keep_rank(const CTState* s, int action) noexcept nogil:
+    """A keep move's rank among the legal ones by the heuristic's hand-set judgement: 0 for
+    the one it plays (keeping the best card, or putting back the worst), ties by kind."""
+    cdef const double* W = weights(s, False)
+    cdef int kind = action - (A_KEEP if s.keep_left == 1 else A_RETURN), other, i, rank = 0
+    cdef double mine = keep_worth(s, W, kind), theirs
+    cdef uint64_t seen = 1ULL << kind
+    for i in range(s.drawn_n):
+        other = CT_KIND[s.drawn[i]]
+        if (seen >> other) & 1:
+            continue
+        seen |= 1ULL << other
+        theirs = keep_worth(s, W, other)
+        if theirs > mine or (theirs == mine and other < kind):
+            rank += 1
+    return rank
+
+
 cdef bint useful(const CTState* s, int p, int kind) noexcept nogil:
     return not ct_has(s, p, kind)
 

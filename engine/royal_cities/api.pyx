@@ -4,11 +4,11 @@ from libc.stdint cimport int16_t, uint64_t
 from engine.game_api cimport GameApi
 from engine.royal_cities.belief cimport RCDeal, rc_belief_deal, rc_belief_put, rc_belief_ready
 from engine.royal_cities.core cimport (
-    NUM_ACTIONS, RCState, rc_apply, rc_current_player, rc_is_terminal, rc_legal_actions, rc_margins,
-    rc_observed_action, rc_resample, rc_returns,
+    NUM_ACTIONS, PH_HERO_KEEP, RCState, rc_apply, rc_current_player, rc_is_terminal,
+    rc_legal_actions, rc_margins, rc_observed_action, rc_resample, rc_returns,
 )
 from engine.royal_cities.evaluation cimport rc_evaluate
-from engine.royal_cities.heuristic cimport rc_heuristic_action
+from engine.royal_cities.heuristic cimport rc_heuristic_action, rc_keep_rank
 
 
 cdef int _num_players(const void* s) noexcept nogil:
@@ -55,6 +55,13 @@ cdef int _heuristic_action(const void* s, uint64_t* rng, bint playout) noexcept 
     return rc_heuristic_action(<const RCState*>s, rng, playout)
 
 
+cdef int _own_label(const void* s, int action) noexcept nogil:
+    # Which cards a Hero's keep offers hangs on the player's own draw: named by rank, one subtree.
+    if (<const RCState*>s).phase != PH_HERO_KEEP:
+        return action
+    return NUM_ACTIONS + rc_keep_rank(<const RCState*>s, action)
+
+
 cdef bint _belief_ready(const void* s) noexcept nogil:
     return rc_belief_ready(<const RCState*>s)
 
@@ -81,6 +88,7 @@ RC_API.evaluate = _evaluate
 RC_API.resample = _resample
 RC_API.observed_action = _observed_action
 RC_API.heuristic_action = _heuristic_action
+RC_API.own_label = _own_label
 RC_API.belief_size = sizeof(RCDeal)
 RC_API.belief_ready = _belief_ready
 RC_API.belief_deal = _belief_deal

@@ -205,6 +205,28 @@ cdef bint strike_worthwhile(const RCState* s, const double* W, int me, bint knig
     return False
 
 
+cdef inline double hero_keep_score(const RCState* s, int kind) noexcept nogil:
+    """The Hero's card to keep for the Market: the highest, unless it starts a Revolt."""
+    return -10.0 if would_revolt(s, kind) else kind % 7 * 0.1
+
+
+cdef int rc_keep_rank(const RCState* s, int action) noexcept nogil:
+    """A Hero's keep move's rank among the legal ones by the heuristic's judgement: 0 for its
+    favourite, ties by kind (the order the tie-break noise would leave them in at random)."""
+    cdef int kind = action - A_KEEP, other, i, rank = 0
+    cdef double mine = hero_keep_score(s, kind), theirs
+    cdef uint64_t seen = 1ULL << kind
+    for i in range(s.drawn_n):
+        other = rc_card_kind(s.drawn[i])
+        if (seen >> other) & 1:
+            continue
+        seen |= 1ULL << other
+        theirs = hero_keep_score(s, other)
+        if theirs > mine or (theirs == mine and other < kind):
+            rank += 1
+    return rank
+
+
 cdef int rc_heuristic_action(const RCState* s, uint64_t* rng, bint playout) noexcept nogil:
     cdef const double* W = weights(s, playout)
     cdef int16_t buf[MAX_LEGAL]
@@ -231,8 +253,7 @@ cdef int rc_heuristic_action(const RCState* s, uint64_t* rng, bint playout) noex
             else:
                 score = -10.0 if would_revolt(s, a - A_KEEP) else 0.0
         elif ph == PH_HERO_KEEP:
-            kind = a - A_KEEP
-            score = -10.0 if would_revolt(s, kind) else kind % 7 * 0.1
+            score = hero_keep_score(s, a - A_KEEP)
         elif ph == PH_TURN:
             if a == A_PURCHASE:
                 score = W[W_PURCHASE_RICH] if market_is_rich(s, W, me) else W[W_PURCHASE_POOR]
