@@ -57,8 +57,10 @@ class Hosting:
         self._lease_pool = ThreadPoolExecutor(1, thread_name_prefix="regent-lease")
         self._tasks: list[asyncio.Task] = []
         self._news: News | None = None
-        #: Matches whose moves made elsewhere are being read in (one read at a time each).
+        #: Matches whose moves made elsewhere are being read in (one read at a time each), and
+        #: those of them with news heard during the read, which may have missed that move.
         self._reading: set[str] = set()
+        self._heard_again: set[str] = set()
         self._closing = False
         self._draining = False
 
@@ -180,18 +182,27 @@ class Hosting:
         ids = self.watchers.watched_ids() if match_id is None else [match_id]
         for found in ids:
             match = self.live.get(found)
-            if match is None or not self.watchers.watched(found) or found in self._reading:
+            if match is None or not self.watchers.watched(found):
+                continue
+            if found in self._reading:
+                self._heard_again.add(found)  # the read under way may be past that move
                 continue
             self._reading.add(found)
             asyncio.get_running_loop().create_task(self._read_news(match))
 
     async def _read_news(self, match: Match) -> None:
+        """Read the match's moves in, and again while news of it came during the read."""
         try:
-            await self._catch_up(match)
+            while True:
+                self._heard_again.discard(match.id)
+                await self._catch_up(match)
+                if match.id not in self._heard_again:
+                    return
         except Rejected:
             pass  # the database is away: the news comes again when it is back
         finally:
             self._reading.discard(match.id)
+            self._heard_again.discard(match.id)
 
     # -- hosted bots -------------------------------------------------------------
 

@@ -530,3 +530,43 @@ def test_two_replicas_on_postgresql(pg_database: str) -> None:
                 served.end(signal.SIGTERM)
     _check_log(pg_database, match_id, finished=True)
     _check_log(pg_database, bots_id, finished=True)
+
+
+# -- news heard during a read ------------------------------------------------------------
+
+
+def test_news_heard_during_a_read_is_read_again() -> None:
+    """A move stored elsewhere while this replica reads the match in may be past what that
+    read fetched: the match is read once more, however the two interleave (a watcher on the
+    other replica once waited for a game's last move that way)."""
+    from types import SimpleNamespace
+
+    from server.hosting import Hosting
+
+    async def scenario() -> int:
+        hosting = Hosting(ServerLimits(), "sqlite://")  # never started: no database is read
+        match = SimpleNamespace(id="m", events=[])
+        hosting.live["m"] = match  # type: ignore[assignment]
+        hosting.watchers.join(match)  # type: ignore[arg-type]
+        reads = 0
+        reading = asyncio.Event()
+        release = asyncio.Event()
+
+        async def read(_: object) -> None:
+            nonlocal reads
+            reads += 1
+            if reads == 1:
+                reading.set()
+                await release.wait()
+
+        hosting._catch_up = read  # type: ignore[method-assign]
+        hosting._heard("m")
+        await reading.wait()
+        hosting._heard("m")  # news while the first read waits on the database
+        hosting._heard("m")  # more of it: one more read covers both
+        release.set()
+        while hosting._reading:
+            await asyncio.sleep(0)
+        return reads
+
+    assert asyncio.run(scenario()) == 2
