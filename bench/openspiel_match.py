@@ -2,8 +2,8 @@
 from the C++ implementation"), playing our games through OpenSpiel's Python-game interface.
 OpenSpiel is not a dependency of the package: `pip install open_spiel`.
 
-    python -m bench.openspiel_match --game royal-cities --players 2 --games 20 --seconds 0.25
-    python -m bench.openspiel_match --game royal-cities --players 2 --games 20 --iterations 500
+    python -m bench.openspiel_match --game GAME --players 2 --games 20 --seconds 0.25
+    python -m bench.openspiel_match --game GAME --players 2 --games 20 --iterations 500
 
 Game g is dealt from `--seed + g` with our bot (the game's default at that player count, or
 `--ours`) in seat g mod players and OpenSpiel's ISMCTS in every other seat. Both get the same
@@ -17,7 +17,7 @@ drawn by our `resample` from the player's information, with seeds from its own g
 Its exploration constant is ours (`SearchConfig.c`, for returns in [0, 1]).
 
 The C++ `pyspiel.ISMCTSBot` is not used: in open_spiel 2.0.2 it crashes (a segmentation
-fault) on the first search of any Python game, OpenSpiel's own `python_kuhn_poker` included.
+fault) on the first search of any Python game, ours and OpenSpiel's own Python poker alike.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.openspiel_match", description=(__doc__ or "").split("\n\n")[0]
     )
-    parser.add_argument("--game", default="royal-cities")
+    parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)

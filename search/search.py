@@ -107,7 +107,7 @@ class SearchConfig:
     show: int = 0
     show_share: float = 0.3
     #: 1: below the root, the moves of a decision whose options hang on the player's own
-    #: hidden draw (Citadels: which drawn card to keep) are named in its tree by their rank
+    #: hidden draw (e.g. which drawn card to keep) are named in its tree by their rank
     #: by the game's heuristic, not by card, so that the worlds' different draws share one
     #: subtree rather than splitting the move's visits over one each (the game's
     #: `own_label`; no effect in a game without one).
