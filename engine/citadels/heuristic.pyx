@@ -143,11 +143,16 @@ cdef inline double keep_worth(const CTState* s, const double* W, int kind) noexc
     return v if s.keep_left == 1 else -v
 
 
+cdef inline int keep_kind(const CTState* s, int action) noexcept nogil:
+    """The drawn card's kind a keep move names (kept, or put back when keeping two of three)."""
+    return action - (A_KEEP if s.keep_left == 1 else A_RETURN)
+
+
 cdef int ct_keep_rank(const CTState* s, int action) noexcept nogil:
     """A keep move's rank among the legal ones by the heuristic's hand-set judgement: 0 for
     the one it plays (keeping the best card, or putting back the worst), ties by kind."""
     cdef const double* W = weights(s, False)
-    cdef int kind = action - (A_KEEP if s.keep_left == 1 else A_RETURN), other, i, rank = 0
+    cdef int kind = keep_kind(s, action), other, i, rank = 0
     cdef double mine = keep_worth(s, W, kind), theirs
     cdef uint64_t seen = 1ULL << kind
     for i in range(s.drawn_n):
@@ -301,10 +306,7 @@ cdef int ct_heuristic_action(const CTState* s, uint64_t* rng, bint playout) noex
         best = legal[0]
         best_value = -1e300
         for i in range(n):
-            if s.keep_left == 1:
-                value = keep_value(s, W, p, legal[i] - A_KEEP)
-            else:
-                value = -keep_value(s, W, p, legal[i] - A_RETURN)
+            value = keep_worth(s, W, keep_kind(s, legal[i]))
             if value > best_value:
                 best_value = value
                 best = legal[i]
