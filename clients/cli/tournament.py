@@ -59,7 +59,10 @@ def add_tournament(commands: argparse._SubParsersAction) -> None:
         action="append",
         required=True,
         metavar="NAME=SPEC",
-        help="a bot, e.g. mo=mo-ismcts:iterations=2000 or far=grpc://host:50051 (repeat)",
+        help=(
+            "a bot, e.g. mo=mo-ismcts:iterations=2000, far=grpc://host:50051 or "
+            "mine=python:MODULE:NAME (repeat)"
+        ),
     )
     parser.add_argument(
         "--games",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from clients.tournament.own_bot import is_own, load_own
 from clients.tournament.remote import parse_address
 from search.bots import parse_spec
 
@@ -113,10 +114,13 @@ class TournamentConfig:
 
 
 def check_spec(name: str, spec: str) -> None:
-    """ConfigError unless `spec` is a bot spec or a `grpc://host:port` address."""
+    """ConfigError unless `spec` is a bot spec, a `grpc://host:port` address or a bot of your
+    own (`python:MODULE:NAME`, which must import)."""
     try:
         if spec.startswith("grpc://"):
             parse_address(spec)
+        elif is_own(spec):
+            load_own(spec)
         else:
             parse_spec(spec)
     except ValueError as err:

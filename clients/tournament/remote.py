@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
+from clients.tournament.own_bot import OwnBot, is_own
 from engine.interface import State
 from search.bots import Bot, BudgetClashError, check_budget, make_bot
 from search.ismcts import CancelToken
@@ -156,6 +157,10 @@ def failure_reason(error: Exception) -> str:
 
 
 def bot_for(spec: str, game: str, players: int) -> Bot:
-    """A remote bot for `grpc://...`, else the bot of `search.bots.make_bot` (a level's
-    for `game` with `players` players)."""
-    return RemoteBot(spec) if spec.startswith("grpc://") else make_bot(spec, game, players)
+    """A remote bot for `grpc://...`, a bot of your own for `python:...`, else the bot of
+    `search.bots.make_bot` (a level's for `game` with `players` players)."""
+    if spec.startswith("grpc://"):
+        return RemoteBot(spec)
+    if is_own(spec):
+        return OwnBot(spec, game, players)
+    return make_bot(spec, game, players)
