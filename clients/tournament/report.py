@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from clients.tournament.results import BotResult
+from clients.tournament.results import BotResult, wilson
 from clients.tournament.standings import Standings
 
 
@@ -88,6 +88,13 @@ def table(s: Standings) -> str:
         field = next(name for name in s.config.names if name != tested)
         lines += ["", f"Elo of {tested} over each {field}, from its share of the wins: "
                       f"{_signed(elo)} [95% {_signed(low)}, {_signed(high)}]"]  # fmt: skip
+    if any(played for played, _ in s.by_seat):
+        lines += ["", f"{c.gauntlet} by seat: games, wins, win rate [95%]"]
+        for seat, (played, won) in enumerate(s.by_seat):
+            if played:
+                low, high = wilson(won, played)
+                lines.append(f"  seat {seat}: {played:>5}  {won:>7g}  {won / played:>6.1%} "
+                             f"[{low:>5.1%}-{high:>6.1%}]")  # fmt: skip
     if s.sprt is not None:
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}
         lines.append(f"SPRT: LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, "
@@ -149,6 +156,12 @@ def to_json(s: Standings) -> dict[str, Any]:
     if s.sprt is not None:
         data["sprt"] = {"llr": s.sprt.llr, "lower": s.sprt.lower, "upper": s.sprt.upper,
                         "verdict": s.sprt.verdict}  # fmt: skip
+    if s.by_seat:
+        data["by_seat"] = [
+            {"seat": seat, "games": played, "wins": won,
+             "win_rate": won / played if played else None}
+            for seat, (played, won) in enumerate(s.by_seat)
+        ]  # fmt: skip
     data["uncounted_games"] = s.uncounted
     data["crashed_games"] = s.crashed
     return data

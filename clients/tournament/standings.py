@@ -37,6 +37,8 @@ class Standings:
     uncounted: int = 0
     #: Games whose worker process died: recorded without a result, counted for no bot.
     crashed: int = 0
+    #: For a gauntlet: its bot's (games, wins) in each seat, seat 0 the first to act.
+    by_seat: tuple[tuple[int, float], ...] = ()
 
 
 def shares(games: Sequence[dict[str, Any]], bot: str) -> Counter[float]:
@@ -120,7 +122,20 @@ def standings(
             elo_of_share(low, config.players),
             elo_of_share(high, config.players),
         )
+    by_seat = seat_results(games, config.gauntlet, config.players) if config.gauntlet else ()
     return Standings(
         config, len(games), results, win_matrix(points), kind, ratings, sprt, difference,
-        over_field, uncounted, crashed,
+        over_field, uncounted, crashed, by_seat,
     )  # fmt: skip
+
+
+def seat_results(
+    games: Sequence[dict[str, Any]], bot: str, players: int
+) -> tuple[tuple[int, float], ...]:
+    """`bot`'s (games, wins) in each seat it played (a shared win by its share)."""
+    played, won = [0] * players, [0.0] * players
+    for game in games:
+        seat = game["seats"].index(bot)
+        played[seat] += 1
+        won[seat] += float(game["returns"][seat])
+    return tuple(zip(played, won, strict=True))

@@ -153,3 +153,8 @@ def test_a_multiplayer_sprt_tests_the_gauntlet_bot_against_its_field(tmp_path: P
     assert to_json(result)["elo_over_field"] == [
         x if math.isfinite(x) else None for x in result.elo_over_field
     ]
+    # Its games and wins by seat: every seat once a deal.
+    assert [played for played, _ in result.by_seat] == [result.games // 4] * 4
+    assert sum(won for _, won in result.by_seat) == tested.wins
+    assert "heuristic by seat: games, wins, win rate [95%]" in table(result)
+    assert [seat["games"] for seat in to_json(result)["by_seat"]] == [result.games // 4] * 4
