@@ -22,7 +22,9 @@ What it does, decision by decision (its own words in the project's Javadoc and r
   **Thief**: the Architect or Merchant, else the first character it may rob.
   **Magician**: swaps hands with the largest hand if its own is smaller, else puts back
   every card that costs more than 2. **Warlord**: the cheapest district it can pay to
-  destroy in the largest city of another player.
+  destroy in the largest city of another player. Between players tied for the largest city
+  or hand, the original takes the first of its list, the lowest seat; `SmartBot` draws one
+  at random, `SeatTies` keeps the original's order.
 - **Unique districts**: the Smithy with more than 3 gold and fewer than 2 cards in hand (or
   a city smaller than the others' mean); the Laboratory on a 1-gold card not of its
   character's colour; the Graveyard for a district that costs less than 3.
@@ -52,7 +54,11 @@ ROB = ("architect", "merchant")
 
 
 class SmartBot:
-    """One seat of one game: it remembers its own picks, for the rule on repeats."""
+    """One seat of one game: it remembers its own picks, for the rule on repeats. Between
+    players tied for the largest city or hand it draws one at random."""
+
+    #: Ties between players go to the lowest seat, as in the original (`SeatTies`).
+    seat_ties = False
 
     def __init__(self, game: str = "citadels", players: int = 4) -> None:
         if game != "citadels":
@@ -63,7 +69,7 @@ class SmartBot:
     def choose(self, state: Any, seed: int, cancel: CancelToken | None = None) -> int:
         """The move, from the observation of the player to move."""
         me = state.current_player
-        turn = _Turn(state.observation(me), me, random.Random(seed))
+        turn = _Turn(state.observation(me), me, random.Random(seed), self.seat_ties)
         moves = {state.action_to_string(a): a for a in state.legal_actions()}
         move = self._pick(turn, moves) if turn.phase == "pick" else turn.move(moves)
         return moves[move]
@@ -86,11 +92,18 @@ class SmartBot:
         return f"pick {choice}"
 
 
+class SeatTies(SmartBot):
+    """SmartBot as the original breaks ties: its Warlord and Magician take the first player
+    of their list, the lowest seat. A field of them makes seat 0 everyone's target."""
+
+    seat_ties = True
+
+
 class _Turn:
     """What the bot sees at one decision, and its rules for each kind of decision."""
 
-    def __init__(self, obs: Any, me: int, rng: random.Random) -> None:
-        self.obs, self.me, self.rng = obs, me, rng
+    def __init__(self, obs: Any, me: int, rng: random.Random, seat_ties: bool) -> None:
+        self.obs, self.me, self.rng, self.seat_ties = obs, me, rng, seat_ties
         self.phase = obs.decision.phase
         mine = obs.players[me]
         self.gold, self.hand, self.city = mine.gold, list(mine.hand), list(mine.city)
@@ -245,16 +258,23 @@ class _Turn:
         destroys = [(int(p[1:]), card) for _, p, card in words if int(p[1:]) != self.me]
         if destroys:
             size = {p: len(self.obs.players[p].city) for p, _ in destroys}
-            victim = max(size, key=lambda p: (size[p], -p))
+            victim = self._most(size)
             card = min((c for p, c in destroys if p == victim), key=COST.__getitem__)
             return f"destroy p{victim} {card}"
         return None
+
+    def _most(self, values: dict[int, int]) -> int:
+        """The player with the most: of those tied, the lowest seat (the original's list
+        order) with `seat_ties`, else one drawn from the move's seed."""
+        top = max(values.values())
+        tied = sorted(p for p, v in values.items() if v == top)
+        return tied[0] if self.seat_ties else self.rng.choice(tied)
 
     def _magician(self, moves: dict[str, int], swaps: list[str]) -> str | None:
         hands = {int(m.split()[1][1:]): self.obs.players[int(m.split()[1][1:])].hand_size
                  for m in swaps}  # fmt: skip
         if hands:
-            largest = max(hands, key=lambda p: (hands[p], -p))
+            largest = self._most(hands)
             if len(self.hand) < hands[largest]:
                 return f"swap p{largest}"
         return next((m for m in moves if m.startswith("redraw ") and _dear(m)), None)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from bench.citadels_smartbot import COLOUR, COST, TARGET, SmartBot
+from bench.citadels_smartbot import COLOUR, COST, TARGET, SeatTies, SmartBot
 from clients.tournament.own_bot import OwnBot
 
 SPEC = "python:bench.citadels_smartbot:SmartBot"
@@ -30,11 +30,13 @@ def test_it_plays_whole_legal_games(players: int) -> None:
         assert sum(state.returns()) == pytest.approx(1.0)
 
 
-def _decisions(games: int = 12, players: int = 4) -> Iterator[tuple[Any, list[str], str]]:
-    """(observation of the player to move, legal moves' texts, the move SmartBot made)."""
+def _decisions(
+    kind: type[SmartBot] = SmartBot, games: int = 12, players: int = 4
+) -> Iterator[tuple[Any, list[str], str]]:
+    """(observation of the player to move, legal moves' texts, the move the bot made)."""
     for seed in range(games):
         state = engine.new_game("citadels", players, seed=100 + seed)
-        bots = [SmartBot("citadels", players) for _ in range(players)]
+        bots = [kind("citadels", players) for _ in range(players)]
         step = 0
         while not state.is_terminal():
             player = state.current_player
@@ -90,6 +92,29 @@ def test_each_rule_where_it_applies() -> None:
         "destroy the cheapest there",
         "build the cheapest, its colour first",
     }, checked
+
+
+def _tied_victims(kind: type[SmartBot]) -> Iterator[tuple[list[int], int]]:
+    """Each Warlord's choice between players tied for the largest city: (them, its pick)."""
+    for obs, moves, move in _decisions(kind, games=30):
+        if move.startswith("destroy "):
+            victims = {int(m.split()[1][1:]) for m in moves if m.startswith("destroy ")}
+            victims.discard(obs.observer)
+            most = max(len(obs.players[p].city) for p in victims)
+            tied = sorted(p for p in victims if len(obs.players[p].city) == most)
+            if len(tied) > 1:
+                yield tied, int(move.split()[1][1:])
+
+
+def test_ties_between_players_go_to_the_lowest_seat_as_in_the_original() -> None:
+    ties = list(_tied_victims(SeatTies))
+    assert ties and all(pick == tied[0] for tied, pick in ties)
+
+
+def test_ties_between_players_are_drawn_at_random_by_default() -> None:
+    ties = list(_tied_victims(SmartBot))
+    assert all(pick in tied for tied, pick in ties)
+    assert any(pick != tied[0] for tied, pick in ties)
 
 
 def test_it_plays_only_citadels() -> None:
