@@ -124,6 +124,14 @@ class Tab:
             "([id, value]) => document.getElementById(id).value === value", arg=[select, value]
         )
 
+    def review_count(self, start: str) -> None:
+        """Wait for the Review panel's count to read `start`... (it is written once the
+        confirmation's answer has reached the page's code, after the dialog closes)."""
+        self.page.wait_for_function(
+            "(start) => document.getElementById('review-count').textContent.startsWith(start)",
+            arg=start,
+        )
+
     def put_back(self, steps: int) -> None:
         self.page.click("#put-back")
         self.settled(steps)
@@ -331,12 +339,12 @@ def test_a_game_survives_a_reload_and_a_file(tab: Tab, tmp_path: Path) -> None:
     tab.settled(0)
     page.click("#review-forget")  # the review's decisions: asked first, then forgotten
     tab.confirm(True)
-    assert page.inner_text("#review-count").startswith("No moves recorded")
+    tab.review_count("No moves recorded")
     page.set_input_files("#open-game-file", str(saved))  # nothing entered: not asked
     tab.settled(4)
     assert tab.position() == before and page.inner_text("#log") == log
     # The Review panel holds the opened game's decisions.
-    assert page.inner_text("#review-count").startswith("1 of your moves recorded")
+    tab.review_count("1 of your moves recorded")
     assert tab.review()["moves"] == data["moves"]
     assert page.inner_text("#notice").startswith("Opened game.json: Citadels, 4 players")
     tab.shot("7-opened")
