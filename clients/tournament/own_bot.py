@@ -41,8 +41,10 @@ def load_own(spec: str) -> Any:
         sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise ValueError(f"bot {spec!r}: cannot import {module_name}: {err}") from None
+    except Exception as err:  # the module is the user's code: whatever stops its import
+        raise ValueError(
+            f"bot {spec!r}: cannot import {module_name}: {type(err).__name__}: {err}"
+        ) from None
     factory = getattr(module, name, None)
     if not callable(factory):
         raise ValueError(f"bot {spec!r}: {module_name} has no callable {name}")
@@ -50,14 +52,20 @@ def load_own(spec: str) -> Any:
 
 
 class OwnBot:
-    """A bot of your own, given only a world of the information of the player to move."""
+    """A bot of your own, given only a world of the information of the player to move. It is
+    made at its first move, so that a factory that raises loses that game, as a bot that
+    raises in `choose` does."""
 
     def __init__(self, spec: str, game: str, players: int) -> None:
-        self.spec = spec
-        self.bot = load_own(spec)(game, players)
-        if not callable(getattr(self.bot, "choose", None)):
-            raise ValueError(f"bot {spec!r}: what it returned has no choose(state, seed, cancel)")
+        self.spec, self.game, self.players = spec, game, players
+        #: The object the factory made, once it has been asked for a move.
+        self.bot: Any = None
 
     def choose(self, state: State, seed: int, cancel: CancelToken | None = None) -> int:
+        if self.bot is None:
+            bot = load_own(self.spec)(self.game, self.players)
+            if not callable(getattr(bot, "choose", None)):
+                raise TypeError(f"bot {self.spec!r}: it made no choose(state, seed, cancel)")
+            self.bot = bot
         world = state.resample(state.current_player, seed)
         return int(self.bot.choose(world, seed, cancel))

@@ -23,4 +23,9 @@ def not_a_bot(game: str, players: int) -> object:
     return object()
 
 
+def raises(game: str, players: int) -> object:
+    """A factory with a bug."""
+    raise RuntimeError("a bug in the factory")
+
+
 NOT_CALLABLE = 3

@@ -39,9 +39,12 @@ def test_a_bot_that_cannot_be_found_is_a_config_error_naming_it(spec: str, says:
         TournamentConfig("citadels", 2, (("mine", spec), ("r", "random")), games=2, seed=1)
 
 
-def test_what_it_returns_must_choose() -> None:
-    with pytest.raises(ValueError, match=r"no choose\(state, seed, cancel\)"):
-        bot_for("python:tests.tournament.own_bots:not_a_bot", "citadels", 2)
+def test_a_bot_made_wrong_loses_its_game() -> None:
+    for name in ("not_a_bot", "raises"):
+        specs = [f"python:tests.tournament.own_bots:{name}", "random"]
+        result = play_game("citadels", specs, 7, None, 2, bot_for)
+        assert result.failure is not None and result.failure.seat == 0
+        assert result.returns == (0.0, 1.0)
 
 
 @pytest.mark.parametrize(("game", "players"), [("citadels", 4), ("royal_cities", 2)])
