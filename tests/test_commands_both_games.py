@@ -36,6 +36,15 @@ def test_match_refuses_a_player_count_the_game_does_not_have(capsys):
     assert "citadels is for 2 to 7 players, not 1" in capsys.readouterr().err
 
 
+def test_match_refuses_a_bot_spec_that_is_not_one_before_playing(capsys):
+    assert main(["match", "--game", "citadels", "--bot", "mo-ismcts:bogus=1"]) == 2
+    assert "bot --bot: bad bot option 'bogus=1'" in capsys.readouterr().err
+    assert (
+        main(["match", "--game", "citadels", "--bot", "random", "--field", "python:no.mod:X"]) == 2
+    )
+    assert "bot --field: 'python:no.mod:X': cannot import no.mod" in capsys.readouterr().err
+
+
 def test_match_reports_citadels_margins_in_points(capsys):
     assert main(["match", "--game", "citadels", "--players", "3", "--bot", "heuristic",
                  "--field", "random", "--games", "3", "--workers", "1"]) == 0  # fmt: skip

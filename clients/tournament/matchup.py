@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 from clients.tournament.backends import LocalBackend
+from clients.tournament.config import ConfigError, check_spec
 from clients.tournament.play import Job
 from clients.tournament.progress import failure_line
 from clients.tournament.results import bot_results, margin
@@ -35,13 +36,20 @@ def play_all(jobs: Sequence[Job], workers: int) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the match and print one line of results; 2 for a player count the game lacks."""
+    """Play the match and print one line of results; 2 for a player count the game lacks or
+    a bot spec that is not one."""
     spec = engine.game(args.game)
     counts = spec.player_counts
     if args.players not in counts:
         print(f"regent match: {args.game} is for {counts[0]} to {counts[-1]} players, "
               f"not {args.players}", file=sys.stderr)  # fmt: skip
         return 2
+    for option, text in (("--bot", args.bot), ("--field", args.field)):
+        try:
+            check_spec(option, text)
+        except ConfigError as err:
+            print(f"regent match: {err}", file=sys.stderr)
+            return 2
     jobs = match_jobs(spec.name, args.players, args.bot, args.field, args.games, args.seed)
     games = play_all(jobs, args.workers)
     failed = sum("failure" in game for game in games)

@@ -43,11 +43,11 @@ def load_own(spec: str) -> Any:
         module = importlib.import_module(module_name)
     except Exception as err:  # the module is the user's code: whatever stops its import
         raise ValueError(
-            f"bot {spec!r}: cannot import {module_name}: {type(err).__name__}: {err}"
+            f"{spec!r}: cannot import {module_name}: {type(err).__name__}: {err}"
         ) from None
     factory = getattr(module, name, None)
     if not callable(factory):
-        raise ValueError(f"bot {spec!r}: {module_name} has no callable {name}")
+        raise ValueError(f"{spec!r}: {module_name} has no callable {name}")
     return factory
 
 
@@ -65,7 +65,7 @@ class OwnBot:
         if self.bot is None:
             bot = load_own(self.spec)(self.game, self.players)
             if not callable(getattr(bot, "choose", None)):
-                raise TypeError(f"bot {self.spec!r}: it made no choose(state, seed, cancel)")
+                raise TypeError(f"{self.spec!r} made no choose(state, seed, cancel)")
             self.bot = bot
         world = state.resample(state.current_player, seed)
         return int(self.bot.choose(world, seed, cancel))
