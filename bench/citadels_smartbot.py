@@ -158,17 +158,17 @@ class _Turn:
         if not hand:
             return "cards"
         if self.character != "architect":
-            paid_first = bool(self._buildable(gold, hand))
-            if not paid_first:
+            income_first = not self._buildable(gold, hand)
+            if income_first:
                 gold += self._income(city)
-            card = self._choose_card(gold, hand)
-            if card is not None and COST[card] <= gold:
-                gold -= COST[card]
-                hand.remove(card)
-                city.append(card)
-            elif not paid_first:
-                return "gold"
-            if paid_first:
+                if not self._buildable(gold, hand):
+                    return "gold"
+            card = self._choose_card(gold, hand)  # one it can pay for, since some is
+            assert card is not None
+            gold -= COST[card]
+            hand.remove(card)
+            city.append(card)
+            if not income_first:
                 gold += self._income(city)
         cheapest = self._choose_card(gold, hand)
         if cheapest is None:
@@ -255,7 +255,7 @@ class _Turn:
         if swaps or any(m.startswith("redraw ") for m in moves):
             return self._magician(moves, swaps)
         words = [m.split() for m in moves if m.startswith("destroy ")]
-        destroys = [(int(p[1:]), card) for _, p, card in words if int(p[1:]) != self.me]
+        destroys = [(_seat(p), card) for _, p, card in words if _seat(p) != self.me]
         if destroys:
             size = {p: len(self.obs.players[p].city) for p, _ in destroys}
             victim = self._most(size)
@@ -271,13 +271,18 @@ class _Turn:
         return tied[0] if self.seat_ties else self.rng.choice(tied)
 
     def _magician(self, moves: dict[str, int], swaps: list[str]) -> str | None:
-        hands = {int(m.split()[1][1:]): self.obs.players[int(m.split()[1][1:])].hand_size
-                 for m in swaps}  # fmt: skip
+        others = [_seat(m.split()[1]) for m in swaps]
+        hands = {p: self.obs.players[p].hand_size for p in others}
         if hands:
             largest = self._most(hands)
             if len(self.hand) < hands[largest]:
                 return f"swap p{largest}"
         return next((m for m in moves if m.startswith("redraw ") and _dear(m)), None)
+
+
+def _seat(word: str) -> int:
+    """The seat a move names (`p2` -> 2)."""
+    return int(word[1:])
 
 
 def _dear(move: str) -> bool:

@@ -37,7 +37,7 @@ class Standings:
     uncounted: int = 0
     #: Games whose worker process died: recorded without a result, counted for no bot.
     crashed: int = 0
-    #: For a gauntlet: its bot's (games, wins) in each seat, seat 0 the first to act.
+    #: For a gauntlet: its bot's (games, wins) in each seat, from seat 0.
     by_seat: tuple[tuple[int, float], ...] = ()
 
 
