@@ -54,11 +54,14 @@ SERVICES = (
 
 
 def _code(context: grpc.aio.ServicerContext, error: BaseException | None) -> str:
-    """The status the call ended with, as the client sees it."""
+    """The status the call ended with, as the client sees it. A stream closed before its end
+    (GeneratorExit) had its reader stop: gRPC stops pulling only when the call is over, and a
+    cancel that lands while gRPC sends a message reaches the stream so, not as a
+    CancelledError."""
     code = context.code()
     if code is not None and code != grpc.StatusCode.OK:
         return code.name
-    if isinstance(error, asyncio.CancelledError) or context.cancelled():
+    if isinstance(error, (asyncio.CancelledError, GeneratorExit)) or context.cancelled():
         remaining = context.time_remaining()
         return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
     return "UNKNOWN" if error is not None else "OK"
@@ -92,7 +95,9 @@ class CallLog(WrappingInterceptor):
         self._idle.clear()
         metrics.IN_FLIGHT.labels(_label(method)).inc()
 
-    def _leave(self, method: str, code: str, start: float) -> None:
+    def _leave(self, method: str, code: str, start: float, error: BaseException | None) -> None:
+        """Logs the call's line; an UNKNOWN one names its exception's type (never its
+        message, which may name a card)."""
         self.in_flight -= 1
         if self.in_flight == 0:
             self._idle.set()
@@ -103,7 +108,10 @@ class CallLog(WrappingInterceptor):
         metrics.LATENCY.labels(label).observe(seconds)
         ms = round(seconds * 1000, 1)
         call = {"method": method, "code": code, "ms": ms}
-        log.info("%s %s %.1fms", method, code, ms, extra={"call": call})
+        if code == "UNKNOWN" and error is not None:
+            call["error"] = type(error).__name__
+        shown = f"{code} ({call['error']})" if "error" in call else code
+        log.info("%s %s %.1fms", method, shown, ms, extra={"call": call})
 
     def handling(self, method: str) -> None:
         self.received[method] += 1
@@ -139,7 +147,7 @@ class CallLog(WrappingInterceptor):
             error = err
             raise
         finally:
-            self._leave(method, _code(context, error), start)
+            self._leave(method, _code(context, error), start, error)
 
     async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
         """UNAVAILABLE for a new call while the server drains; the caller's identity and

@@ -4,6 +4,7 @@ CANCELLED, without a traceback."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -15,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from regent.v1 import advisor_pb2, advisor_pb2_grpc, common_pb2
 from server.limits import ServerLimits
 from tests.support.random_games import position
-from tests.support.server import RunningServer
+from tests.support.server import WIDE_LIMITS, RunningServer, serving
 from tests.timing import SLACK
 
 Code = grpc.StatusCode
@@ -116,3 +117,33 @@ def test_a_cancelled_call_is_logged_as_cancelled(
     records = server_log[before:]
     assert not any(r.exc_info for r in records), [r.getMessage() for r in records if r.exc_info]
     assert not any("UNKNOWN" in line for line in lines), lines
+
+
+def test_streams_cancelled_while_sending_are_logged_as_cancelled(
+    server_log: list[logging.LogRecord],
+) -> None:
+    """Analyze streams reporting every millisecond, each cancelled after a few reports: a
+    cancel that lands while gRPC sends a report closes the stream (GeneratorExit) instead of
+    cancelling it, and was logged UNKNOWN. Every one is CANCELLED, and its search stops."""
+    _, observation = position(3, seed=23)
+    limits = dataclasses.replace(WIDE_LIMITS, min_interval_ms=1)
+    request = advisor_pb2.AnalyzeRequest(
+        observation=observation, budget=common_pb2.SearchBudget(seconds=10), interval_ms=1
+    )
+    streams = 30
+    before = len(server_log)
+    with serving(limits) as running, running.channel() as channel:
+        advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        for i in range(streams):
+            stream = advisor.Analyze(request, timeout=30)
+            for _ in range(i % 5 + 1):
+                next(stream)
+            stream.cancel()
+            running.wait_idle(SLACK)
+        end = time.monotonic() + SLACK
+        while running.server.slots.running:
+            assert time.monotonic() < end
+            time.sleep(0.01)
+    lines = [r.getMessage() for r in server_log[before:] if "/Analyze " in r.getMessage()]
+    assert len(lines) == streams, lines
+    assert all(" CANCELLED " in line for line in lines), lines
