@@ -4,8 +4,9 @@ environment's Python from an empty directory: nothing here comes from a checkout
 `python smoke_installed.py EXAMPLES_DIR`: each game's default bot at each player count chooses
 a move in process; the installed `regent serve` (matches in SQLite, PostgreSQL's driver not
 installed) answers Recommend for every observation file in EXAMPLES_DIR, serves the hint page,
-and plays two hosted matches with bot seats to their end; `regent serve --db postgresql://...`
-says in one line what to install. Exits non-zero, saying what failed, on the first failure.
+and plays two hosted matches with bot seats to their end; `regent serve --db postgresql://...`,
+`regent tournament` and `regent match` (the tournament extra not installed) say in one line
+what to install. Exits non-zero, saying what failed, on the first failure.
 """
 
 from __future__ import annotations
@@ -165,6 +166,17 @@ def postgresql_without_its_driver() -> None:
     print(said[0], flush=True)
 
 
+def tournaments_without_their_extra() -> None:
+    """`regent tournament` and `regent match` say what to install, not a traceback."""
+    for command in (["tournament", "--bot", "a=random", "--bot", "b=random", "--games", "1"],
+                    ["match", "--bot", "random", "--games", "1"]):  # fmt: skip
+        ran = subprocess.run([REGENT, *command], capture_output=True, text=True, timeout=PATIENCE)
+        said = [line for line in ran.stderr.splitlines() if line.startswith("regent ")]
+        assert ran.returncode == 1 and "Traceback" not in ran.stderr, ran.stderr
+        assert len(said) == 1 and 'pip install "regent[tournament]"' in said[0], ran.stderr
+        print(said[0], flush=True)
+
+
 def main(examples_dir: str) -> None:
     examples = sorted(Path(examples_dir).glob("*.json"))
     assert examples, f"no observation files in {examples_dir}"
@@ -178,6 +190,7 @@ def main(examples_dir: str) -> None:
     finally:
         server.stop()
     postgresql_without_its_driver()
+    tournaments_without_their_extra()
 
 
 if __name__ == "__main__":

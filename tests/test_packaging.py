@@ -13,6 +13,7 @@ them, then install the wheel (about 4 minutes on two busy cores, most of it comp
 from __future__ import annotations
 
 import fcntl
+import importlib.metadata
 import json
 import os
 import re
@@ -32,6 +33,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from clients.cli.shared import missing_extra
 from engine.resources import folder_files
 from engine.weights import WeightTable, read_fit
 from server.store import POSTGRESQL_EXTRA, Store, StoreError, database_url, require_driver
@@ -166,6 +168,25 @@ def test_a_postgresql_database_without_its_driver_names_the_extra(
     require_driver(sa.engine.make_url(database_url(":memory:")))
     Store(":memory:").close()
     assert POSTGRESQL_EXTRA == 'pip install "regent[postgresql]"'
+
+
+def test_a_missing_extra_is_named_with_what_installs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`regent tournament` and `regent match` need the tournament extra: a distribution of it
+    missing is named, with the line that installs it (the installed wheel's smoke test runs
+    the commands so)."""
+    assert missing_extra("tournament") is None  # installed with the dev extra
+    assert missing_extra("no-such-extra") is None
+    real = importlib.metadata.distribution
+
+    def without_scipy(name: str) -> importlib.metadata.Distribution:
+        if name == "scipy":
+            raise importlib.metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", without_scipy)
+    said = missing_extra("tournament")
+    assert said == 'needs the tournament extra (scipy missing): pip install "regent[tournament]"'
+    assert missing_extra("ray") is None  # regent[tournament] and ray: scipy is not named there
 
 
 def test_the_service_imports_without_postgresql_driver() -> None:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import engine
-from clients.cli.shared import game_names, most_players
+from clients.cli.shared import game_names, missing_extra, most_players
 from clients.tournament import ON_BOT_ERROR
 from convert import served_games
 
@@ -41,6 +41,8 @@ def add_match(commands: argparse._SubParsersAction) -> None:
 
 def run_match(args: argparse.Namespace) -> int:
     """Play the match and print one line of results (clients/tournament/matchup.py)."""
+    if _without_extras("match", "tournament"):
+        return 1
     from clients.tournament.matchup import run
 
     return run(args)
@@ -113,7 +115,10 @@ def add_tournament(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the tournament, print the table, write JSON, CSV and PNG; 2 for bad input."""
+    """Play the tournament, print the table, write JSON, CSV and PNG; 2 for bad input, 1
+    without the extras it needs."""
+    if _without_extras("tournament", "tournament", *(["ray"] if args.backend == "ray" else [])):
+        return 1
     from clients.tournament.backends import Backend, LocalBackend, RayBackend
     from clients.tournament.config import (
         ConfigError,
@@ -168,6 +173,16 @@ def run(args: argparse.Namespace) -> int:
     paths = write_all(result, out)
     print(f"\nRecord: {out / 'record.jsonl'}; results: {', '.join(map(str, paths))}")
     return 0
+
+
+def _without_extras(command: str, *extras: str) -> bool:
+    """True, having printed what to install, when an optional extra `command` needs is not
+    installed (numpy and the rest would otherwise end it in a traceback)."""
+    for extra in extras:
+        if (missing := missing_extra(extra)) is not None:
+            print(f"regent {command}: {missing}", file=sys.stderr)
+            return True
+    return False
 
 
 class Terminated(KeyboardInterrupt):
