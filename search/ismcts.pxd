@@ -51,6 +51,7 @@ cdef struct SearchParams:
     double show_share             # the share of the budget (iterations and time) that phase takes
     int observer                  # the player searched for (the root player); -1: the one to move
     int merge_draws               # below the root, the acting tree labels moves by the game's own_label
+    double bias                   # progressive bias: the heuristic's move expanded first, B / (visits + 1) added to its UCB
 
 cdef struct Worker:
     const GameApi* api

@@ -590,6 +590,7 @@ cdef void iterate(Worker* w) noexcept nogil:
     cdef bint regret = w.params.selection == SEL_REGRET
     cdef int32_t child, best_child, node
     cdef int depth = 0, n, i, j, t, tj, a, act, untried, pick, first, last, label, p, forced = -1
+    cdef int hint   # `bias`: the label of the heuristic's move at this node, in this world
     cdef int64_t total
     cdef double best, value, weights
     cdef bint active[MAX_WORLDS]
@@ -644,19 +645,29 @@ cdef void iterate(Worker* w) noexcept nogil:
             if child_of(w, labels[i]) == NO_NODE:
                 untried += 1
         a = -1
+        hint = -1
+        if w.params.bias > 0.0 and api.heuristic_action != NULL and n > 1:
+            act = api.heuristic_action(d, w.rng, True)
+            for i in range(n):
+                if buf[i] == act:
+                    hint = labels[i]
+                    break
         if steps == 0 and w.in_final:
             # `show`'s final phase: the root visits its top moves least-visited first.
             forced = final_pick(w, buf, n)
             if forced >= 0:
                 a = w.show_label[forced]
         if a < 0 and untried > 0 and w.n_nodes + w.num_trees < w.params.max_nodes:
-            pick = rng_below(w.rng, untried)
-            for i in range(n):
-                if child_of(w, labels[i]) == NO_NODE:
-                    if pick == 0:
-                        a = labels[i]
-                        break
-                    pick -= 1
+            if hint >= 0 and child_of(w, hint) == NO_NODE:
+                a = hint  # `bias`: the heuristic's move is the first expanded
+            else:
+                pick = rng_below(w.rng, untried)
+                for i in range(n):
+                    if child_of(w, labels[i]) == NO_NODE:
+                        if pick == 0:
+                            a = labels[i]
+                            break
+                        pick -= 1
             expanded = True
         # Selection among the children available in this world (all of them
         # when fully expanded; the existing ones when the arena is full).
@@ -673,6 +684,8 @@ cdef void iterate(Worker* w) noexcept nogil:
                 total += w.nodes[child].visits
                 weights += w.nodes[child].strategy
                 value = ucb(w, child, j)
+                if labels[i] == hint:
+                    value += w.params.bias / (w.nodes[child].visits + 1)
                 if value > best:
                     best = value
                     best_child = child
@@ -1062,6 +1075,7 @@ cdef SearchParams search_params(config) except *:
     p.show = config.show
     p.show_share = config.show_share
     p.merge_draws = config.merge_draws
+    p.bias = config.bias
     p.observer = -1
     return p
 

@@ -112,6 +112,11 @@ class SearchConfig:
     #: subtree rather than splitting the move's visits over one each (the game's
     #: `own_label`; no effect in a game without one).
     merge_draws: int = 0
+    #: B > 0: progressive bias toward the game's heuristic (the playouts' policy) at every
+    #: tree node: in each world its move there is expanded first and B / (visits + 1) is
+    #: added to its UCB value, so the search looks where the heuristic would play until
+    #: the visits say otherwise.
+    bias: float = 0.0
 
     def __post_init__(self) -> None:
         if self.iterations is None:
@@ -200,6 +205,7 @@ _FLOAT_RANGES = (
     ("temperature", 0.0, 100.0, False),
     ("gamma", 0.0, 1.0, True),
     ("show_share", 0.0, 0.9, True),
+    ("bias", 0.0, 100.0, False),
 )
 
 
