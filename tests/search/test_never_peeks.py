@@ -67,12 +67,16 @@ def check_resamples(game: str, count: int, seed: int) -> None:
             assert a.observation(q) == b.observation(q), (*context, q)
 
 
-def check_searches(game: str, count: int, seed: int, iterations: int) -> None:
+def check_searches(game: str, count: int, seed: int, iterations: int, **options: float) -> None:
+    """Each algorithm, with the search `options` given, returns the same statistics from the
+    truth and from the mover's observation, at `count` positions."""
     for k, state in positions(game, count, seed):
         player = state.current_player
         again = rebuilt(state, player, k)
         for algorithm in ALGORITHMS:
-            config = SearchConfig(algorithm=algorithm, iterations=iterations, seed=k, worlds=4)
+            config = SearchConfig(
+                algorithm=algorithm, iterations=iterations, seed=k, worlds=4, **options
+            )
             assert summary(search(state, config)) == summary(search(again, config)), (
                 game, state.num_players, k, state.phase, algorithm)  # fmt: skip
 
