@@ -108,9 +108,10 @@ class CallLog(WrappingInterceptor):
         metrics.LATENCY.labels(label).observe(seconds)
         ms = round(seconds * 1000, 1)
         call = {"method": method, "code": code, "ms": ms}
+        shown = code
         if code == "UNKNOWN" and error is not None:
             call["error"] = type(error).__name__
-        shown = f"{code} ({call['error']})" if "error" in call else code
+            shown = f"{code} ({call['error']})"
         log.info("%s %s %.1fms", method, shown, ms, extra={"call": call})
 
     def handling(self, method: str) -> None:
