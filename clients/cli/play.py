@@ -24,7 +24,7 @@ from clients.cli.shared import (
 from clients.client import RegentClient, RegentError, Stream
 from clients.text import text_module
 from convert import converter, served_games
-from regent.v1 import matches_pb2
+from regent.v1 import common_pb2, matches_pb2
 
 _FINISHED = matches_pb2.MATCH_STATUS_FINISHED
 
@@ -105,6 +105,19 @@ def _followed(match: str, token: str, server: str) -> str:
     )
 
 
+_HELP = (
+    "Type a move's number or its text (as listed), `quit` to resign; "
+    "Ctrl-C or the end of input resigns too."
+)
+
+
+def _list_moves(moves: list[common_pb2.Move]) -> None:
+    """The seat's legal moves, numbered from 1 as the prompt reads them."""
+    print("Your moves:")
+    for i, move in enumerate(moves, 1):
+        print(f"  {i:>2}. {move.text}")
+
+
 class _Game:
     """One human seat's side of a hosted match, driven by its Watch stream: before each
     prompt every event up to the one that gave the seat the move has been printed."""
@@ -162,13 +175,11 @@ class _Game:
 
     def _ask(self, view: matches_pb2.GetViewResponse) -> matches_pb2.GetViewResponse | None:
         """Read moves from stdin until one is legal; None to resign (`quit`, end of input
-        or Ctrl-C)."""
+        or Ctrl-C). `?` or `help` lists the moves again."""
         moves = list(view.legal_moves)
-        print("Your moves:")
-        for i, move in enumerate(moves, 1):
-            print(f"  {i:>2}. {move.text}")
+        _list_moves(moves)
         while True:
-            print(f"Move (1-{len(moves)}, its text, or quit): ", end="", flush=True)
+            print(f"Move (1-{len(moves)}, its text, ? for help, or quit): ", end="", flush=True)
             try:
                 line = sys.stdin.readline()
             except KeyboardInterrupt:
@@ -183,6 +194,10 @@ class _Game:
                 continue
             if answer.lower() in ("quit", "resign"):
                 return None
+            if answer.lower() in ("?", "help"):
+                print(_HELP)
+                _list_moves(moves)
+                continue
             if answer.isdigit():
                 if not 1 <= int(answer) <= len(moves):
                     print(f"No move {answer}: choose 1 to {len(moves)}.")

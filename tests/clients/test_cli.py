@@ -196,8 +196,8 @@ def test_hint_without_a_server() -> None:
 
 
 def test_play_through_a_pipe(served: Serve) -> None:
-    """Moves by number and by text, a refused move, hints; end of input resigns."""
-    moves = "1\nplay hand purple-9\n2\n9999\n1\n1\n"
+    """Moves by number and by text, a refused move, help, hints; end of input resigns."""
+    moves = "1\nplay hand purple-9\n2\n9999\n?\n1\n1\n"
     result = regent("play", "royal-cities", "--players", "3", "--bot", "random",
                     "--server", served.address, "--seed", "5", "--hint",
                     "--hint-iterations", ITERATIONS, stdin=moves)  # fmt: skip
@@ -210,6 +210,8 @@ def test_play_through_a_pipe(served: Serve) -> None:
     assert out.count("Hint: ") >= 4
     assert "Not a legal move: move.text" in out
     assert "No move 9999" in out
+    assert "Type a move's number or its text" in out  # `?` lists the moves again
+    assert out.count("Your moves:") > out.count("Decision:")
     assert re.search(r"^  p1: \(secret choice made\)$", out, re.MULTILINE)
     assert re.search(r"^Final scores: you \d+ · p1 \d+ · p2 \d+; .+\.$", out, re.MULTILINE)
     assert "You resigned." in out
