@@ -2,11 +2,12 @@
 
 #: Solo: the margin over the Regent is the grade, so the reward counts it; tuned at equal time
 #: (docs/lab/tuning.md, "Royal Cities, solo: the tuned default"). 2 players: fewer random moves
-#: in the fitted playouts won the SPRT against v0.1.0, and the heuristic's move first (`bias`)
-#: its SPRT against that (docs/strength.md, "Royal Cities, 2 players").
+#: in the fitted playouts won the SPRT against v0.1.0, the heuristic's move first (`bias`)
+#: its SPRT against that, and a narrower `c` beside the bias its SPRT against that
+#: (docs/strength.md, "Royal Cities, 2 players").
 DEFAULT_BOTS = {
     1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
-    2: "mo-ismcts:epsilon=0.1,bias=3",
+    2: "mo-ismcts:epsilon=0.1,bias=3,c=0.5",
     **{n: "mo-ismcts" for n in (3, 4)},
 }
 
