@@ -1,5 +1,8 @@
 """Royal Cities' default bots and difficulty levels (see `search.games`)."""
 
+#: The 2-player default's options: the top levels play them at a budget.
+_TWO_PLAYER = "mo-ismcts:epsilon=0.1,bias=3,c=0.5"
+
 #: Solo: the margin over the Regent is the grade, so the reward counts it; tuned at equal time
 #: (docs/lab/tuning.md, "Royal Cities, solo: the tuned default"). 2 players: fewer random moves
 #: in the fitted playouts won the SPRT against v0.1.0, the heuristic's move first (`bias`)
@@ -7,17 +10,18 @@
 #: (docs/strength.md, "Royal Cities, 2 players").
 DEFAULT_BOTS = {
     1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
-    2: "mo-ismcts:epsilon=0.1,bias=3,c=0.5",
+    2: _TWO_PLAYER,
     **{n: "mo-ismcts" for n in (3, 4)},
 }
 
-#: With its 2-player playouts fitted, a search gains more from each doubling of its budget:
-#: the 2-player ladder in docs/strength.md places these.
+#: With its 2-player playouts fitted, a search gains more from each doubling of its budget;
+#: levels 8-9 play the 2-player default's options, as level 10 does, so level 10's step stays
+#: within the band: the 2-player ladder in docs/strength.md places these.
 LEVELS = {
     3: "mo-ismcts:iterations=40,temperature=0.3",
     5: "mo-ismcts:iterations=90",
     6: "mo-ismcts:iterations=170",
     7: "mo-ismcts:iterations=500",
-    8: "mo-ismcts:iterations=1500",
-    9: "mo-ismcts:iterations=6000",
+    8: f"{_TWO_PLAYER},iterations=1500",
+    9: f"{_TWO_PLAYER},iterations=6000",
 }
