@@ -15,13 +15,13 @@ DEFAULT_BOTS = {
 }
 
 #: With its 2-player playouts fitted, a search gains more from each doubling of its budget;
-#: levels 8-9 play the 2-player default's options, as level 10 does, so level 10's step stays
+#: levels 7-9 play the 2-player default's options, as level 10 does, so level 10's step stays
 #: within the band: the 2-player ladder in docs/strength.md places these.
 LEVELS = {
     3: "mo-ismcts:iterations=40,temperature=0.3",
     5: "mo-ismcts:iterations=90",
     6: "mo-ismcts:iterations=170",
-    7: "mo-ismcts:iterations=500",
+    7: f"{_TWO_PLAYER},iterations=300",
     8: f"{_TWO_PLAYER},iterations=1500",
     9: f"{_TWO_PLAYER},iterations=6000",
 }
