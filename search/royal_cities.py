@@ -15,8 +15,8 @@ DEFAULT_BOTS = {
 }
 
 #: With its 2-player playouts fitted, a search gains more from each doubling of its budget;
-#: levels 7-9 play the 2-player default's options, as level 10 does, so level 10's step stays
-#: within the band: the 2-player ladder in docs/strength.md places these.
+#: levels 7-9 play the 2-player default's options, as level 10 does, so each step up to level
+#: 10 stays within the band: the 2-player ladder in docs/strength.md places these.
 LEVELS = {
     3: "mo-ismcts:iterations=40,temperature=0.3",
     5: "mo-ismcts:iterations=90",
