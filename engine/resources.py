@@ -1,12 +1,15 @@
-"""The data files installed with the packages (the heuristics' default fits, a game's pick
-models, the hint page), found through importlib.resources rather than beside a module's
-`__file__`, so that an install anywhere, zipped or relocated, finds them.
+"""What an install carries. The data files installed with the packages (the heuristics'
+default fits, a game's pick models, the hint page) are found through importlib.resources
+rather than beside a module's `__file__`, so that an install anywhere, zipped or relocated,
+finds them; an optional extra that is missing is named with the line that installs it.
 
 Every data folder is named by a call of `package_folder` with literal strings:
 tests/test_packaging.py finds them in the source and checks that the wheel carries each."""
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import sys
 from fnmatch import fnmatch
 from importlib.resources import files
@@ -42,3 +45,31 @@ def folder_files(folder: Source, pattern: str, what: str) -> list[Traversable]:
         raise FileNotFoundError(f"no folder of {what} at {folder}")
     found = [f for f in folder.iterdir() if f.is_file() and fnmatch(f.name, pattern)]
     return sorted(found, key=lambda f: f.name)
+
+
+def install_line(extra: str) -> str:
+    """The command that installs Regent with its optional `extra` (pyproject.toml)."""
+    return f'pip install "regent[{extra}]"'
+
+
+def missing_extra(extra: str) -> str | None:
+    """What to install, in one line, when a distribution of Regent's optional `extra`
+    (pyproject.toml, read from the installed metadata) is missing; None when all are there,
+    or when Regent runs from a checkout that is not installed (no metadata to read)."""
+    try:
+        requires = importlib.metadata.requires("regent") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    missing = []
+    for requirement in requires:
+        spec, _, marker = requirement.partition(";")
+        if not re.search(rf"extra\s*==\s*['\"]{re.escape(extra)}['\"]", marker):
+            continue
+        name = re.split(r"[\s\[(<>=!~]", spec.strip(), maxsplit=1)[0]
+        try:
+            importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+    if not missing:
+        return None
+    return f"needs the {extra} extra ({', '.join(missing)} missing): {install_line(extra)}"

@@ -28,6 +28,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from engine.resources import install_line
+
 #: The `--db` value of a database that lives in memory and dies with the process.
 MEMORY = ":memory:"
 
@@ -184,7 +186,7 @@ def default_db() -> str:
 
 
 #: What installs PostgreSQL's driver (psycopg 3): SQLite deployments go without it.
-POSTGRESQL_EXTRA = 'pip install "regent[postgresql]"'
+POSTGRESQL_EXTRA = install_line("postgresql")
 
 
 def require_driver(url: sa.engine.URL) -> None:

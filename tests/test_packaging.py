@@ -33,8 +33,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from clients.cli.shared import missing_extra
-from engine.resources import folder_files
+from engine.resources import folder_files, missing_extra
 from engine.weights import WeightTable, read_fit
 from server.store import POSTGRESQL_EXTRA, Store, StoreError, database_url, require_driver
 

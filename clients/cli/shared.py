@@ -6,8 +6,6 @@ naming the field, 1 when the service fails)."""
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -135,26 +133,3 @@ def report_failure(
         return 2 if error.code in _BAD_REQUEST else 1
     print(f"regent {command}: {error}", file=sys.stderr)
     return 2
-
-
-def missing_extra(extra: str) -> str | None:
-    """What to install, in one line, when a distribution of Regent's optional `extra`
-    (pyproject.toml, read from the installed metadata) is missing; None when all are there,
-    or when Regent runs from a checkout that is not installed (no metadata to read)."""
-    try:
-        requires = importlib.metadata.requires("regent") or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    missing = []
-    for requirement in requires:
-        spec, _, marker = requirement.partition(";")
-        if not re.search(rf"extra\s*==\s*['\"]{re.escape(extra)}['\"]", marker):
-            continue
-        name = re.split(r"[\s\[(<>=!~]", spec.strip(), maxsplit=1)[0]
-        try:
-            importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError:
-            missing.append(name)
-    if not missing:
-        return None
-    return f'needs the {extra} extra ({", ".join(missing)} missing): pip install "regent[{extra}]"'

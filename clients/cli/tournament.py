@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import engine
-from clients.cli.shared import game_names, missing_extra, most_players
+from clients.cli.shared import game_names, most_players
 from clients.tournament import ON_BOT_ERROR
 from convert import served_games
+from engine.resources import missing_extra
 
 
 def _primary() -> str:
