@@ -85,9 +85,9 @@ def test_the_noise_alone_ceiling() -> None:
 
 def test_the_others_can_reply_as_strongly_as_the_valuing_search() -> None:
     assert reply_spec("heuristic", "citadels", 4, 6000) == "heuristic"
-    assert reply_spec("default", "royal_cities", 4, 6000) == "mo-ismcts:iterations=6000"
+    assert reply_spec("default", "royal_cities", 3, 6000) == "mo-ismcts:iterations=6000"
     assert (
-        reply_spec("default", "royal_cities", 2, 100)
+        reply_spec("default", "royal_cities", 4, 100)
         == "mo-ismcts:epsilon=0.1,bias=3,c=0.5,iterations=100"
     )
 
