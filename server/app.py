@@ -183,8 +183,12 @@ def _label(method: str) -> str:
     return f"{service.rsplit('.', 1)[-1]}/{name}"
 
 
-#: At the end of the grace period: how long searches cut short have to answer.
+#: The grace's last part: searches are cut short this long before its end, to answer by it.
 _CUT_SHORT = 0.25
+#: How long the stop waits past the grace for the calls still running to end, the answers of
+#: searches cut short above all (milliseconds; a loaded host may hold them up): then what
+#: still runs is cancelled.
+_ANSWERS_DUE = 10.0
 
 
 class RegentServer:
@@ -244,7 +248,8 @@ class RegentServer:
     async def stop(self, grace: float = 5.0) -> None:
         """Drain, then stop. For up to `grace` seconds health answers NOT_SERVING, new
         calls get UNAVAILABLE and running ones go on; then running searches answer
-        with their best so far, hosted bots stop, and what still runs is cancelled."""
+        with their best so far, hosted bots stop, and what still runs after `_ANSWERS_DUE`
+        more seconds (an answer held up by a loaded host) is cancelled."""
         self.calls.draining = True
         self.matches.drain()
         for name in ("", *SERVICES):
@@ -254,7 +259,7 @@ class RegentServer:
             await asyncio.wait_for(self.calls.idle(), max(0.0, grace - _CUT_SHORT))
         self.slots.stop_all()
         await self.matches.close()
-        await self.server.stop(_CUT_SHORT)
+        await self.server.stop(_ANSWERS_DUE)
         for pool in (self.calls.decoding, self.advisor.work):
             pool.shutdown(wait=False, cancel_futures=True)
         self.advisor.conversions.close()
