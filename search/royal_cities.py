@@ -8,7 +8,8 @@ _TUNED = "mo-ismcts:epsilon=0.1,bias=3,c=0.5"
 #: in the fitted playouts won the SPRT against v0.1.0, the heuristic's move first (`bias`)
 #: its SPRT against that, and a narrower `c` beside the bias its SPRT against that
 #: (docs/strength.md, "Royal Cities, 2 players"). 4 players: the three together won their SPRT
-#: against the plain search (docs/strength.md, "Royal Cities, 4 players"); 3 players: untried.
+#: against the plain search (docs/strength.md, "Royal Cities, 4 players"); 3 players: their
+#: SPRT against the plain search is unfinished (docs/strength.md, "Royal Cities, 3 players").
 DEFAULT_BOTS = {
     1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
     2: _TUNED,
