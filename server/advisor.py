@@ -48,6 +48,7 @@ from server.status import (
     failed_precondition,
     invalid_argument,
     resource_exhausted,
+    shutting_down,
 )
 
 
@@ -141,19 +142,19 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
 
     async def Recommend(self, request, context):
         if self.slots.full:  # before the work of reading the position
-            raise Rejected(_busy(self.limits))
+            raise Rejected(_busy(self.limits, self.slots))
         state, config, stop_by = await self._prepared(request, context)
         if not isinstance(config, SearchConfig):
             played = await self._off_loop(bot_report, state, config, request.seed)
             return advisor_pb2.RecommendResponse(report=played)
         if not self.slots.try_acquire():
-            raise Rejected(_busy(self.limits))
+            raise Rejected(_busy(self.limits, self.slots))
         result = await run_to_end(state, config, self.slots, stop_by)
         return advisor_pb2.RecommendResponse(report=await self._off_loop(_explained, state, result))
 
     async def Analyze(self, request, context) -> AsyncIterator[advisor_pb2.AnalyzeResponse]:
         if self.slots.full:
-            raise Rejected(_busy(self.limits))
+            raise Rejected(_busy(self.limits, self.slots))
         state, config, stop_by = await self._prepared(request, context)
         if request.interval_ms < 0:
             raise Rejected(invalid_argument("interval_ms", "cannot be negative"))
@@ -164,7 +165,7 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
             yield advisor_pb2.AnalyzeResponse(report=played, final=True)
             return
         if not self.slots.try_acquire():
-            raise Rejected(_busy(self.limits))
+            raise Rejected(_busy(self.limits, self.slots))
         reports = run_in_slices(state, config, interval_ms / 1000, self.slots, stop_by)
         async for result, finished in reports:
             made = await self._off_loop(_explained, state, result) if finished else report(result)
@@ -193,10 +194,10 @@ class Advisor(advisor_pb2_grpc.AdvisorServiceServicer):
         half the slots review at once, each for at most `max_review_seconds`, so that
         reviews never take every slot from advice."""
         if self.slots.full or self.slots.reviews >= self.slots.review_limit:
-            raise Rejected(_busy(self.limits, review=True))
+            raise Rejected(_busy(self.limits, self.slots, review=True))
         decisions, config = await self._off_loop(read_review, request, self.limits)
         if not self.slots.try_acquire_review():
-            raise Rejected(_busy(self.limits, review=True))
+            raise Rejected(_busy(self.limits, self.slots, review=True))
         try:
             remaining = context.time_remaining()
             margin = self.limits.review_deadline_margin
@@ -286,7 +287,10 @@ def _legal_moves(request: advisor_pb2.LegalMovesRequest) -> advisor_pb2.LegalMov
     return response
 
 
-def _busy(limits: ServerLimits, review: bool = False) -> grpc.Status:
+def _busy(limits: ServerLimits, slots: SearchSlots, review: bool = False) -> grpc.Status:
+    """Why no slot was given: the server is draining, or its slots (or reviews') are taken."""
+    if slots.stopped:
+        return shutting_down()
     if review:
         return resource_exhausted(
             "budget",

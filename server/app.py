@@ -33,7 +33,7 @@ from server.status import (
     Rejected,
     StatusInterceptor,
     invalid_argument,
-    unavailable,
+    shutting_down,
 )
 from server.store import MEMORY
 
@@ -156,7 +156,7 @@ class CallLog(WrappingInterceptor):
         if method.startswith(_HEALTH_PREFIX):
             return
         if self.draining:
-            await context.abort_with_status(unavailable("the server is shutting down; retry"))
+            await context.abort_with_status(shutting_down())
         try:
             self.quotas.admit(method, context.invocation_metadata() or (), context.peer())
         except Rejected as rejected:

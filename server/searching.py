@@ -38,6 +38,8 @@ class SearchSlots:
         #: Reviews running (each in a slot counted in `running`).
         self.reviews = 0
         self._searches: set[Stoppable] = set()
+        #: Set by `stop_all`: no search starts after the drain has cut the running ones short.
+        self.stopped = False
         self._threads = ThreadPoolExecutor(max(1, limit), thread_name_prefix="regent-search")
 
     @property
@@ -67,7 +69,7 @@ class SearchSlots:
         return self.running >= self.limit
 
     def try_acquire(self) -> bool:
-        if self.full:
+        if self.full or self.stopped:
             return False
         self.running += 1
         return True
@@ -76,7 +78,9 @@ class SearchSlots:
         self.running -= 1
 
     def stop_all(self) -> None:
-        """Cut every running search short: each answers with its best so far (at shutdown)."""
+        """Cut every running search short: each answers with its best so far (at shutdown).
+        No slot is given after this."""
+        self.stopped = True
         for search in self._searches:
             search.cancel()
 

@@ -69,6 +69,11 @@ def unavailable(message: str | Wording, **params: object) -> grpc.Status:
     return _plain(code_pb2.UNAVAILABLE, message, params)
 
 
+def shutting_down() -> grpc.Status:
+    """A new call, or a search asked for, while the server drains: retry another replica."""
+    return unavailable("the server is shutting down; retry")
+
+
 def internal(message: str | Wording, **params: object) -> grpc.Status:
     return _plain(code_pb2.INTERNAL, message, params)
 

@@ -68,6 +68,33 @@ def test_the_drain(server_log: list[logging.LogRecord]) -> None:
     assert any(line.startswith("/regent.v1.AdvisorService/Recommend UNAVAILABLE") for line in lines)
 
 
+def test_no_search_starts_after_the_cut() -> None:
+    """A call admitted before the drain whose search would start after the running ones were
+    cut short gets UNAVAILABLE, to retry elsewhere, rather than a whole search that the stop
+    would end by cancelling it unanswered."""
+    _, observation = position(3, seed=24)
+    budget = common_pb2.SearchBudget(seconds=5)
+    with serving() as running, running.channel() as channel:
+        advisor = advisor_pb2_grpc.AdvisorServiceStub(channel)
+        running.server.slots.stop_all()  # the cut, the calls below already past admission
+        asks = (
+            lambda: advisor.Recommend(
+                advisor_pb2.RecommendRequest(observation=observation, budget=budget), timeout=30
+            ),
+            lambda: next(
+                advisor.Analyze(
+                    advisor_pb2.AnalyzeRequest(observation=observation, budget=budget), timeout=30
+                )
+            ),
+        )
+        for ask in asks:
+            with pytest.raises(grpc.RpcError) as refused:
+                ask()
+            assert refused.value.code() == Code.UNAVAILABLE, refused.value
+            assert "shutting down" in (refused.value.details() or "")
+        assert running.server.slots.running == 0
+
+
 def _logged(log: list[logging.LogRecord], first: int, *starts: str) -> list[str]:
     """The messages of `log` from its `first` record on, once a line starts with each of
     `starts` (waiting a loaded host's slack at most: a call's line follows its end)."""
