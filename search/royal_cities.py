@@ -1,6 +1,6 @@
 """Royal Cities' default bots and difficulty levels (see `search.games`)."""
 
-#: The 2- and 4-player defaults' options: the top levels play them at a budget.
+#: The 2- to 4-player defaults' options: the top levels play them at a budget.
 _TUNED = "mo-ismcts:epsilon=0.1,bias=3,c=0.5"
 
 #: Solo: the margin over the Regent is the grade, so the reward counts it; tuned at equal time
@@ -8,12 +8,12 @@ _TUNED = "mo-ismcts:epsilon=0.1,bias=3,c=0.5"
 #: in the fitted playouts won the SPRT against v0.1.0, the heuristic's move first (`bias`)
 #: its SPRT against that, and a narrower `c` beside the bias its SPRT against that
 #: (docs/strength.md, "Royal Cities, 2 players"). 4 players: the three together won their SPRT
-#: against the plain search (docs/strength.md, "Royal Cities, 4 players"); 3 players: their
-#: SPRT against the plain search is unfinished (docs/strength.md, "Royal Cities, 3 players").
+#: against the plain search (docs/strength.md, "Royal Cities, 4 players"), and at 3 players
+#: theirs (docs/strength.md, "Royal Cities, 3 players").
 DEFAULT_BOTS = {
     1: "mo-ismcts:margin_weight=1.0,margin_scale=40,epsilon=0",
     2: _TUNED,
-    3: "mo-ismcts",
+    3: _TUNED,
     4: _TUNED,
 }
 

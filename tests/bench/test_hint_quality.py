@@ -85,8 +85,8 @@ def test_the_noise_alone_ceiling() -> None:
 
 def test_the_others_can_reply_as_strongly_as_the_valuing_search() -> None:
     assert reply_spec("heuristic", "citadels", 4, 6000) == "heuristic"
-    assert reply_spec("default", "royal_cities", 3, 6000) == "mo-ismcts:iterations=6000"
-    for players in (2, 4):
+    assert reply_spec("default", "royal_cities", 1, 6000).endswith(",iterations=6000")
+    for players in (2, 3, 4):
         assert (
             reply_spec("default", "royal_cities", players, 100)
             == "mo-ismcts:epsilon=0.1,bias=3,c=0.5,iterations=100"
