@@ -48,6 +48,7 @@ from search.bots import HINT_SHOW, HeuristicBot, make_bot
 from search.games import default_bot
 from search.review import ReviewConfig, Reviewer, decisions_of_game
 from search.search import SearchConfig, search
+from search.spec import with_options
 
 #: Within this of its move's own value, a shown win chance is right.
 CLOSE = 0.05
@@ -183,8 +184,7 @@ def reply_spec(replies: str, game: str, players: int, deep: int) -> str:
         return "the valuing search's own trees (a search from the position after the move)"
     if replies != "default":
         return replies
-    spec = default_bot(game, players)
-    return f"{spec}{',' if ':' in spec else ':'}iterations={deep}"
+    return with_options(default_bot(game, players), f"iterations={deep}")
 
 
 def _valuer(

@@ -41,6 +41,7 @@ from search.bots import Bot
 from search.games import default_bot
 from search.ismcts import CancelToken
 from search.search import SearchConfig
+from search.spec import with_options
 
 if TYPE_CHECKING:  # OpenSpiel is imported where it is used: the module loads without it
     import pyspiel
@@ -327,8 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = engine.game(args.game).name
     part = f"iterations={args.iterations}" if args.iterations else f"seconds={args.seconds}"
-    ours_base = args.ours or default_bot(game, args.players)
-    ours = f"{ours_base}{',' if ':' in ours_base else ':'}{part},threads=1"
+    ours = with_options(args.ours or default_bot(game, args.players), part, "threads=1")
     theirs = f"{OUTSIDE}:{part}"
     print(f"{game}, {args.players} players, {args.games} games: ours {ours}, theirs {theirs}")
     with ProcessPoolExecutor(max(1, args.workers)) as pool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.registry import GameSpec
 from search.games import default_bot, own_levels
+from search.spec import with_options
 
 #: The time a move of the top level may take; it has no iteration cap.
 TOP_SECONDS = 1.0
@@ -63,9 +64,7 @@ def level_spec(number: int, game: GameSpec, players: int) -> str:
     spec = own_levels(game.name).get(number) or LEVELS[number - 1].spec
     if spec:
         return spec
-    default = default_bot(game.name, players)
-    budget = f"iterations=0,seconds={TOP_SECONDS:g}"
-    return f"{default}{',' if ':' in default else ':'}{budget}"
+    return with_options(default_bot(game.name, players), "iterations=0", f"seconds={TOP_SECONDS:g}")
 
 
 __all__ = ["LEVELS", "TOP_SECONDS", "Level", "level_number", "level_spec"]

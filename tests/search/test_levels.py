@@ -13,8 +13,29 @@ from search.bots import make_bot, parse_spec, resolve, search_config
 from search.games import default_bot, own_levels
 from search.levels import LEVELS, TOP_SECONDS
 from search.search import SearchConfig, search
+from search.spec import with_options
 
 TOP = LEVELS[-1].number
+
+
+@pytest.mark.parametrize(
+    ("spec", "options", "expected"),
+    [
+        ("mo-ismcts", ("iterations=100",), "mo-ismcts:iterations=100"),
+        (
+            "mo-ismcts:c=0.5",
+            ("iterations=100", "threads=1"),
+            "mo-ismcts:c=0.5,iterations=100,threads=1",
+        ),
+        (" so-ismcts ", (), "so-ismcts"),
+    ],
+)
+def test_options_are_appended_after_a_colon_or_a_comma(
+    spec: str, options: tuple[str, ...], expected: str
+) -> None:
+    assert with_options(spec, *options) == expected
+    kind, values = parse_spec(expected)
+    assert kind == spec.strip().partition(":")[0] and len(values) == expected.count("=")
 
 
 def test_the_levels_are_numbered_from_1_and_described() -> None:
